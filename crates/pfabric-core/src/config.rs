@@ -1,0 +1,509 @@
+//! A scenario as the core takes it: parsed from JSON, checked field by field, completed with the paper's
+//! defaults for the chosen scheme (DESIGN section 4, the pFabric paper's Table of parameters).
+//!
+//! The Python front validates first and explains; this layer checks again, so the core is safe to drive on its
+//! own. Every error names the field, the value and what is allowed, in one line.
+
+use serde_json::{Map, Value};
+
+use crate::net::topology::{self, LinkParams, Topology};
+use crate::queue::QueueConfig;
+use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
+use crate::transport::{PriorityScheme, Protocol, TransportParams};
+use crate::workload::cdf::{EmpiricalCdf, Interpolation};
+use crate::workload::{Arrivals, FlowSpec, PoissonArrivals};
+
+/// A field that is not allowed: `field: value is not allowed; expected ...`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub field: String,
+    pub value: String,
+    pub allowed: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} is not allowed; expected {}", self.field, self.value, self.allowed)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn err<T>(field: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Result<T, ConfigError> {
+    Err(ConfigError { field: field.to_string(), value: value.to_string(), allowed: allowed.into() })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routing {
+    /// Per packet, uniformly among equal-cost next hops (the paper's packet spraying).
+    Spray,
+    /// Per flow, by a hash of the flow and the switch.
+    Ecmp,
+}
+
+#[derive(Clone, Debug)]
+pub enum TopologyKind {
+    LeafSpine { leaves: u32, hosts_per_leaf: u32, spines: u32 },
+    Star { hosts: u32 },
+    FatTree { k: u32 },
+    Dumbbell { hosts_per_side: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct TopologyConfig {
+    pub kind: TopologyKind,
+    pub links: LinkParams,
+    pub routing: Routing,
+}
+
+impl TopologyConfig {
+    pub fn hosts(&self) -> u32 {
+        match self.kind {
+            TopologyKind::LeafSpine { leaves, hosts_per_leaf, .. } => leaves * hosts_per_leaf,
+            TopologyKind::Star { hosts } => hosts,
+            TopologyKind::FatTree { k } => k * k * k / 4,
+            TopologyKind::Dumbbell { hosts_per_side } => 2 * hosts_per_side,
+        }
+    }
+
+    pub fn build(&self) -> Topology {
+        match self.kind {
+            TopologyKind::LeafSpine { leaves, hosts_per_leaf, spines } => {
+                topology::leaf_spine(leaves, hosts_per_leaf, spines, self.links)
+            }
+            TopologyKind::Star { hosts } => topology::star(hosts, self.links),
+            TopologyKind::FatTree { k } => topology::fat_tree(k, self.links),
+            TopologyKind::Dumbbell { hosts_per_side } => topology::dumbbell(hosts_per_side, self.links),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum WorkloadConfig {
+    Poisson { cdf: EmpiricalCdf, load: f64, flows: Option<u64>, duration: Option<Time> },
+    Flows(Vec<FlowSpec>),
+}
+
+impl WorkloadConfig {
+    pub fn into_arrivals(self, _topo: &Topology, t: &TopologyConfig, seed: u64) -> Arrivals {
+        match self {
+            WorkloadConfig::Poisson { cdf, load, flows, duration } => {
+                Arrivals::Poisson(PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, seed))
+            }
+            WorkloadConfig::Flows(list) => Arrivals::list(list),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SchemeConfig {
+    pub name: String,
+    pub queue: QueueConfig,
+    pub transport: TransportParams,
+}
+
+/// The scheme names the core knows.
+pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate"];
+
+/// The paper's parameters of a scheme, as (field, value) pairs in user units.
+pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
+    let tcp_like = |queue: u64| {
+        vec![
+            ("queue_bytes", Value::from(queue)),
+            ("init_cwnd_pkts", Value::from(12)),
+            ("max_cwnd_pkts", Value::from(10_000)),
+            ("min_rto_us", Value::from(200.0)),
+            ("init_rto_us", Value::from(200.0)),
+            ("max_rto_us", Value::from(1_000_000.0)),
+            ("dupack_threshold", Value::from(3)),
+        ]
+    };
+    match name {
+        "tcp" => Some(tcp_like(225_000)),
+        "dctcp" => {
+            let mut v = tcp_like(225_000);
+            v.push(("ecn_threshold_bytes", Value::from(22_500)));
+            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
+            Some(v)
+        }
+        "pfabric" | "pfabric-linerate" => Some(vec![
+            ("queue_bytes", Value::from(36_000)),
+            ("init_cwnd_pkts", Value::from(12)),
+            // "Window capped near the queue size": 36 KB = 24 full packets.
+            ("max_cwnd_pkts", Value::from(24)),
+            ("rto_us", Value::from(45.0)),
+            ("probe_after_timeouts", Value::from(5)),
+            ("priority", Value::from("remaining-size")),
+            ("priority_cap_bytes", Value::Null),
+        ]),
+        _ => None,
+    }
+}
+
+/// A fully resolved scenario.
+#[derive(Clone, Debug)]
+pub struct ScenarioConfig {
+    pub seed: u64,
+    pub topology: TopologyConfig,
+    pub workload: WorkloadConfig,
+    pub scheme: SchemeConfig,
+    pub max_sim_time: Option<Time>,
+}
+
+// ---- reading JSON ----
+
+struct Section<'a> {
+    path: &'a str,
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Section<'a> {
+    fn of(v: &'a Value, path: &'a str) -> Result<Self, ConfigError> {
+        match v.as_object() {
+            Some(map) => Ok(Section { path, map }),
+            None => err(path, v, "a table"),
+        }
+    }
+
+    fn field(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{}", self.path, key)
+        }
+    }
+
+    fn only(&self, allowed: &[&str]) -> Result<(), ConfigError> {
+        for k in self.map.keys() {
+            if !allowed.contains(&k.as_str()) {
+                return err(&self.field(k), "this field", format!("one of: {}", allowed.join(", ")));
+            }
+        }
+        Ok(())
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn f64_or(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => match v.as_f64() {
+                Some(x) if x.is_finite() => Ok(x),
+                _ => err(&self.field(key), v, "a finite number"),
+            },
+        }
+    }
+
+    fn positive(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
+        let x = self.f64_or(key, default)?;
+        if x > 0.0 {
+            Ok(x)
+        } else {
+            err(&self.field(key), x, "a number > 0")
+        }
+    }
+
+    fn non_negative(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
+        let x = self.f64_or(key, default)?;
+        if x >= 0.0 {
+            Ok(x)
+        } else {
+            err(&self.field(key), x, "a number >= 0")
+        }
+    }
+
+    fn int_in(&self, key: &str, default: u64, lo: u64, hi: u64) -> Result<u64, ConfigError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => match v.as_u64() {
+                Some(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => err(&self.field(key), v, format!("an integer in [{lo}, {hi}]")),
+            },
+        }
+    }
+
+    fn str_or(&self, key: &str, default: &'a str) -> Result<&'a str, ConfigError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v.as_str().map_or_else(|| err(&self.field(key), v, "a string"), Ok),
+        }
+    }
+
+    fn f64_list(&self, key: &str) -> Result<Vec<f64>, ConfigError> {
+        let Some(v) = self.get(key) else { return err(&self.field(key), "nothing", "a list of numbers") };
+        let Some(items) = v.as_array() else { return err(&self.field(key), v, "a list of numbers") };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| match x.as_f64() {
+                Some(f) if f.is_finite() => Ok(f),
+                _ => err(&format!("{}[{i}]", self.field(key)), x, "a finite number"),
+            })
+            .collect()
+    }
+}
+
+const MAX_HOSTS: u64 = 1 << 20;
+
+fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
+    let s = Section::of(v, "topology")?;
+    let kind = s.str_or("kind", "leaf-spine")?;
+    let common = ["kind", "host_rate_gbps", "link_delay_us", "host_delay_us", "routing"];
+    let allowed = |extra: &[&'static str]| -> Vec<&str> { common.iter().chain(extra).copied().collect() };
+    let (kind, core_key) = match kind {
+        "leaf-spine" => {
+            s.only(&allowed(&["leaves", "hosts_per_leaf", "spines", "core_rate_gbps"]))?;
+            let leaves = s.int_in("leaves", 9, 1, 4096)? as u32;
+            let hpl = s.int_in("hosts_per_leaf", 16, 1, 4096)? as u32;
+            if (leaves as u64) * (hpl as u64) < 2 || (leaves as u64) * (hpl as u64) > MAX_HOSTS {
+                return err("topology.hosts_per_leaf", hpl, format!("leaves x hosts_per_leaf in [2, {MAX_HOSTS}]"));
+            }
+            (TopologyKind::LeafSpine { leaves, hosts_per_leaf: hpl, spines: s.int_in("spines", 4, 1, 4096)? as u32 }, "core_rate_gbps")
+        }
+        "star" => {
+            s.only(&allowed(&["hosts"]))?;
+            (TopologyKind::Star { hosts: s.int_in("hosts", 145, 2, MAX_HOSTS)? as u32 }, "")
+        }
+        "fat-tree" => {
+            s.only(&allowed(&["k", "core_rate_gbps"]))?;
+            let k = s.int_in("k", 4, 2, 64)?;
+            if k % 2 != 0 {
+                return err("topology.k", k, "an even integer in [2, 64]");
+            }
+            (TopologyKind::FatTree { k: k as u32 }, "core_rate_gbps")
+        }
+        "dumbbell" => {
+            s.only(&allowed(&["hosts_per_side", "bottleneck_rate_gbps"]))?;
+            (TopologyKind::Dumbbell { hosts_per_side: s.int_in("hosts_per_side", 8, 1, MAX_HOSTS / 2)? as u32 }, "bottleneck_rate_gbps")
+        }
+        other => return err("topology.kind", format!("{other:?}"), "one of: leaf-spine, star, fat-tree, dumbbell"),
+    };
+    let host_rate = s.positive("host_rate_gbps", 10.0)?;
+    let core_rate = if core_key.is_empty() { host_rate } else { s.positive(core_key, if core_key == "core_rate_gbps" { 40.0 } else { 10.0 })? };
+    let routing = match s.str_or("routing", "spray")? {
+        "spray" => Routing::Spray,
+        "ecmp" => Routing::Ecmp,
+        other => return err("topology.routing", format!("{other:?}"), "one of: spray, ecmp"),
+    };
+    if host_rate < 1e-3 || core_rate < 1e-3 {
+        return err("topology.host_rate_gbps", host_rate.min(core_rate), "a rate of at least 0.001 Gbps");
+    }
+    Ok(TopologyConfig {
+        kind,
+        links: LinkParams {
+            host_rate_bps: bps_from_gbps(host_rate),
+            core_rate_bps: bps_from_gbps(core_rate),
+            link_delay_ps: ps_from_us(s.non_negative("link_delay_us", 0.2)?),
+            host_delay_ps: ps_from_us(s.non_negative("host_delay_us", 2.5)?),
+        },
+        routing,
+    })
+}
+
+fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> {
+    let s = Section::of(v, "workload")?;
+    match s.str_or("kind", "poisson")? {
+        "poisson" => {
+            s.only(&["kind", "cdf", "load", "flows", "duration_s"])?;
+            let load = s.f64_or("load", 0.6)?;
+            if !(load > 0.0 && load < 1.0) {
+                return err("workload.load", load, "a number in (0, 1)");
+            }
+            let flows = match s.get("flows") {
+                None => None,
+                Some(_) => Some(s.int_in("flows", 0, 1, 1 << 32)?),
+            };
+            let duration = match s.get("duration_s") {
+                None => None,
+                Some(_) => Some(ps_from_s(s.positive("duration_s", 1.0)?)),
+            };
+            if flows.is_none() && duration.is_none() {
+                return err("workload.flows", "nothing", "a number of flows or a duration_s");
+            }
+            let Some(cdf_v) = s.get("cdf") else { return err("workload.cdf", "nothing", "a CDF table") };
+            let c = Section::of(cdf_v, "workload.cdf")?;
+            c.only(&["size_bytes", "cdf", "interpolation"])?;
+            let interpolation = match c.str_or("interpolation", "linear")? {
+                "linear" => Interpolation::Linear,
+                "step" => Interpolation::Step,
+                other => return err("workload.cdf.interpolation", format!("{other:?}"), "one of: linear, step"),
+            };
+            let cdf = EmpiricalCdf::new(c.f64_list("size_bytes")?, c.f64_list("cdf")?, interpolation)
+                .or_else(|m| err("workload.cdf", m, "a CDF: sizes >= 0 non-decreasing, probabilities non-decreasing to 1"))?;
+            Ok(WorkloadConfig::Poisson { cdf, load, flows, duration })
+        }
+        "trace" => {
+            s.only(&["kind", "start_s", "src", "dst", "size_bytes", "deadline_s"])?;
+            let start = s.f64_list("start_s")?;
+            let src = s.f64_list("src")?;
+            let dst = s.f64_list("dst")?;
+            let size = s.f64_list("size_bytes")?;
+            let deadline = if s.get("deadline_s").is_some() { Some(s.f64_list("deadline_s")?) } else { None };
+            let n = start.len();
+            if src.len() != n || dst.len() != n || size.len() != n || deadline.as_ref().is_some_and(|d| d.len() != n) {
+                return err("workload", "columns of different lengths", "start_s, src, dst, size_bytes (and deadline_s) of equal length");
+            }
+            let mut flows = Vec::with_capacity(n);
+            for i in 0..n {
+                let host = |x: f64, name: &str| {
+                    if x.fract() == 0.0 && x >= 0.0 && x < hosts as f64 {
+                        Ok(x as u32)
+                    } else {
+                        err(&format!("workload.{name}[{i}]"), x, format!("a host index in [0, {hosts})"))
+                    }
+                };
+                let (a, b) = (host(src[i], "src")?, host(dst[i], "dst")?);
+                if a == b {
+                    return err(&format!("workload.dst[{i}]"), b, "a host other than the source");
+                }
+                if start[i] < 0.0 {
+                    return err(&format!("workload.start_s[{i}]"), start[i], "a time >= 0");
+                }
+                if !(size[i] > 0.0) || size[i] > 1e15 {
+                    return err(&format!("workload.size_bytes[{i}]"), size[i], "a size in (0, 1e15]");
+                }
+                let dl = match &deadline {
+                    Some(d) if d[i] > 0.0 => Some(ps_from_s(start[i] + d[i])),
+                    Some(d) if d[i] < 0.0 => return err(&format!("workload.deadline_s[{i}]"), d[i], "a deadline > 0 (0 for none)"),
+                    _ => None,
+                };
+                flows.push(FlowSpec { start: ps_from_s(start[i]), src: a, dst: b, size_bytes: size[i].ceil() as u64, deadline: dl });
+            }
+            Ok(WorkloadConfig::Flows(flows))
+        }
+        other => err("workload.kind", format!("{other:?}"), "one of: poisson, trace"),
+    }
+}
+
+fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
+    let s = Section::of(v, "scheme")?;
+    let name = s.str_or("name", "tcp")?;
+    let Some(defaults) = scheme_defaults(name) else {
+        return err("scheme.name", format!("{name:?}"), format!("one of: {}", SCHEME_NAMES.join(", ")));
+    };
+    let keys: Vec<&str> = std::iter::once("name").chain(defaults.iter().map(|(k, _)| *k)).collect();
+    s.only(&keys)?;
+    let d = |key: &str| defaults.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.as_f64()).unwrap_or(0.0);
+    let int = |key: &str, lo: u64, hi: u64| s.int_in(key, d(key) as u64, lo, hi);
+    let queue_bytes = int("queue_bytes", 1500, 1 << 40)?;
+    let init_cwnd = int("init_cwnd_pkts", 1, 1 << 20)? as u32;
+    let max_cwnd = int("max_cwnd_pkts", 1, 1 << 24)? as u32;
+    let mut t = TransportParams {
+        protocol: Protocol::Tcp,
+        init_cwnd_pkts: init_cwnd,
+        max_cwnd_pkts: max_cwnd.max(init_cwnd),
+        min_rto: 0,
+        init_rto: 0,
+        max_rto: 0,
+        fixed_rto: 0,
+        dupack_threshold: 3,
+        dctcp_g: 1.0 / 16.0,
+        probe_after_timeouts: 0,
+        priority: PriorityScheme::RemainingSize,
+        priority_cap: None,
+    };
+    let queue = match name {
+        "tcp" | "dctcp" => {
+            t.protocol = if name == "tcp" { Protocol::Tcp } else { Protocol::Dctcp };
+            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
+            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
+            let mark = if name == "dctcp" {
+                let g = s.positive("dctcp_g", d("dctcp_g"))?;
+                if g > 1.0 {
+                    return err("scheme.dctcp_g", g, "a gain in (0, 1]");
+                }
+                t.dctcp_g = g;
+                Some(int("ecn_threshold_bytes", 1, 1 << 40)?)
+            } else {
+                None
+            };
+            QueueConfig::DropTail { limit_bytes: queue_bytes, mark_above_bytes: mark }
+        }
+        _ => {
+            t.protocol = if name == "pfabric" { Protocol::Pfabric } else { Protocol::PfabricLinerate };
+            t.fixed_rto = ps_from_us(s.positive("rto_us", d("rto_us"))?);
+            t.probe_after_timeouts = int("probe_after_timeouts", 0, 1000)? as u32;
+            t.priority = match s.str_or("priority", "remaining-size")? {
+                "remaining-size" => PriorityScheme::RemainingSize,
+                "flow-size" => PriorityScheme::FlowSize,
+                "bytes-sent" => PriorityScheme::BytesSent,
+                "deadline" => PriorityScheme::Deadline,
+                other => {
+                    return err("scheme.priority", format!("{other:?}"), "one of: remaining-size, flow-size, bytes-sent, deadline")
+                }
+            };
+            t.priority_cap = match s.get("priority_cap_bytes") {
+                None => None,
+                Some(_) => Some(s.int_in("priority_cap_bytes", 0, 1, u64::MAX >> 2)?),
+            };
+            QueueConfig::Pfabric { limit_bytes: queue_bytes }
+        }
+    };
+    Ok(SchemeConfig { name: name.to_string(), queue, transport: t })
+}
+
+impl ScenarioConfig {
+    pub fn from_json(text: &str) -> Result<Self, ConfigError> {
+        let v: Value = serde_json::from_str(text).or_else(|e| err("scenario", e, "valid JSON"))?;
+        Self::from_value(&v)
+    }
+
+    pub fn from_value(v: &Value) -> Result<Self, ConfigError> {
+        let s = Section::of(v, "")?;
+        s.only(&["seed", "topology", "workload", "scheme", "run"])?;
+        let seed = s.int_in("seed", 1, 0, u64::MAX >> 1)?;
+        let empty = Value::Object(Map::new());
+        let topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
+        let scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
+        let workload = parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts())?;
+        let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
+        run.only(&["max_sim_time_s"])?;
+        let max_sim_time = match run.get("max_sim_time_s") {
+            None => None,
+            Some(_) => Some(ps_from_s(run.positive("max_sim_time_s", 1.0)?)),
+        };
+        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<ScenarioConfig, String> {
+        ScenarioConfig::from_json(json).map_err(|e| e.to_string())
+    }
+
+    const CDF: &str = r#""cdf": {"size_bytes": [1460, 14600], "cdf": [0.5, 1.0], "interpolation": "step"}"#;
+
+    #[test]
+    fn defaults_are_the_papers() {
+        let c = parse(&format!(r#"{{"workload": {{"flows": 10, {CDF}}}}}"#)).unwrap();
+        assert_eq!(c.topology.hosts(), 144);
+        assert_eq!(c.scheme.queue, QueueConfig::DropTail { limit_bytes: 225_000, mark_above_bytes: None });
+        assert_eq!(c.scheme.transport.min_rto, 200_000_000);
+        let p = parse(&format!(r#"{{"scheme": {{"name": "pfabric"}}, "workload": {{"flows": 10, {CDF}}}}}"#)).unwrap();
+        assert_eq!(p.scheme.queue, QueueConfig::Pfabric { limit_bytes: 36_000 });
+        assert_eq!(p.scheme.transport.fixed_rto, 45_000_000);
+    }
+
+    #[test]
+    fn errors_name_field_value_and_what_is_allowed() {
+        let e = parse(&format!(r#"{{"workload": {{"load": 1.5, "flows": 3, {CDF}}}}}"#)).unwrap_err();
+        assert_eq!(e, "workload.load: 1.5 is not allowed; expected a number in (0, 1)");
+        let e = parse(r#"{"topology": {"kind": "ring"}}"#).unwrap_err();
+        assert!(e.starts_with("topology.kind: \"ring\" is not allowed"), "{e}");
+        let e = parse(r#"{"scheme": {"name": "xcp"}}"#).unwrap_err();
+        assert!(e.contains("scheme.name") && e.contains("pfabric"), "{e}");
+        let e = parse(r#"{"topology": {"host_rate_gbps": -1}, "workload": {"flows": 1}}"#).unwrap_err();
+        assert!(e.starts_with("topology.host_rate_gbps: -1"), "{e}");
+        let e = parse(r#"{"scheme": {"name": "tcp", "rto_us": 3}}"#).unwrap_err();
+        assert!(e.starts_with("scheme.rto_us"), "{e}");
+        let e = parse(r#"{"workload": {"kind": "trace", "start_s": [0], "src": [0], "dst": [999], "size_bytes": [10]}}"#).unwrap_err();
+        assert!(e.starts_with("workload.dst[0]: 999"), "{e}");
+    }
+}

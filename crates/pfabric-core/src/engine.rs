@@ -1,0 +1,471 @@
+//! The simulation: hosts and switches exchanging packets over the topology, driven by the event queue.
+//!
+//! A port transmits one packet at a time: it serializes the packet for `wire bytes * 8 / rate`, the packet then
+//! propagates for the link's delay and arrives whole at the next node (store and forward). A switch routes an
+//! arrival to an output port's queue; a host hands it to the flow's transport, whose packets enter the host's own
+//! NIC port, which has a queue like any other port. An idle port transmits an arrival at once; a busy one holds a
+//! single wake-up event for when its serializer frees.
+//!
+//! Flows arrive one at a time from the workload. Each active flow has a sender and a receiver (kept in a slab
+//! whose slots are reused) and at most one pending timer event: a timer that moves later is left to fire and be
+//! rescheduled, so ACKs never touch the event queue for timers. A finished flow keeps only its output record.
+
+use crate::config::{Routing, ScenarioConfig};
+use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
+use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
+use crate::net::packet::{Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
+use crate::net::topology::Topology;
+use crate::queue::Queue;
+use crate::sim::event::{EventKind, EventQueue};
+use crate::sim::rng::Rng;
+use crate::sim::time::{serialization_ps, Time};
+use crate::transport::{Receiver, Sender, TransportParams};
+use crate::workload::{offered_wire_bytes, Arrivals, FlowSpec};
+
+const NO_SLOT: u32 = u32::MAX;
+
+struct PortState {
+    queue: Queue,
+    /// The serializer is busy until then.
+    busy_until: Time,
+    /// A `PortFree` event is pending for this port.
+    wake_pending: bool,
+    counters: PortCounters,
+}
+
+struct Connection {
+    sender: Sender,
+    receiver: Receiver,
+}
+
+/// Where a run stands, for progress reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub flows_started: u64,
+    pub flows_finished: u64,
+    pub flows_total: Option<u64>,
+    pub sim_time: Time,
+    pub events: u64,
+}
+
+pub struct Simulation {
+    now: Time,
+    events: EventQueue,
+    pool: PacketPool,
+    pub(crate) topo: Topology,
+    ports: Vec<PortState>,
+    transport: TransportParams,
+    routing: Routing,
+    spray: Rng,
+    arrivals: Arrivals,
+    next_arrival: Option<FlowSpec>,
+    flows_total: Option<u64>,
+    pub(crate) flows: Vec<FlowRecord>,
+    conns: Vec<Option<Connection>>,
+    free_slots: Vec<u32>,
+    slot_of: Vec<u32>,
+    active_flows: u64,
+    out: Vec<Packet>,
+    pub(crate) counters: RunCounters,
+    max_time: Option<Time>,
+    /// The run stopped at `max_time` with events left.
+    pub(crate) cut_short: bool,
+}
+
+impl Simulation {
+    pub fn new(cfg: ScenarioConfig) -> Self {
+        let topo = cfg.topology.build();
+        let ports = (0..topo.ports.len())
+            .map(|_| PortState {
+                queue: cfg.scheme.queue.build(),
+                busy_until: 0,
+                wake_pending: false,
+                counters: PortCounters::default(),
+            })
+            .collect();
+        let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
+        let flows_total = arrivals.total();
+        let mut sim = Simulation {
+            now: 0,
+            events: EventQueue::new(),
+            pool: PacketPool::new(),
+            topo,
+            ports,
+            transport: cfg.scheme.transport,
+            routing: cfg.topology.routing,
+            spray: Rng::stream(cfg.seed, "spray"),
+            next_arrival: None,
+            flows_total,
+            flows: Vec::new(),
+            conns: Vec::new(),
+            free_slots: Vec::new(),
+            slot_of: Vec::new(),
+            active_flows: 0,
+            out: Vec::with_capacity(64),
+            counters: RunCounters::default(),
+            max_time: cfg.max_sim_time,
+            cut_short: false,
+            arrivals: Arrivals::List { flows: Vec::new(), next: 0 },
+        };
+        sim.next_arrival = arrivals.next_flow();
+        sim.arrivals = arrivals;
+        if let Some(f) = sim.next_arrival {
+            sim.events.schedule(f.start, EventKind::FlowArrival, 0, 0);
+        }
+        sim
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            flows_started: self.counters.flows_started,
+            flows_finished: self.counters.flows_finished,
+            flows_total: self.flows_total,
+            sim_time: self.now,
+            events: self.counters.events,
+        }
+    }
+
+    pub fn flows(&self) -> &[FlowRecord] {
+        &self.flows
+    }
+
+    pub fn counters(&self) -> &RunCounters {
+        &self.counters
+    }
+
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+
+    pub fn port_counters(&self, port: usize) -> &PortCounters {
+        &self.ports[port].counters
+    }
+
+    /// Packets still queued or on a wire.
+    pub fn live_packets(&self) -> usize {
+        self.pool.live()
+    }
+
+    /// Run to the end: until no event is left (every flow finished) or the time limit.
+    pub fn run(&mut self) {
+        while !self.step(u64::MAX) {}
+    }
+
+    /// Process at most `max_events` events. Returns true when the run is over.
+    pub fn step(&mut self, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            let Some(ev) = self.events.pop() else {
+                self.finish_records();
+                return true;
+            };
+            if let Some(limit) = self.max_time {
+                if ev.time > limit {
+                    self.now = limit;
+                    self.cut_short = true;
+                    self.finish_records();
+                    return true;
+                }
+            }
+            self.now = ev.time;
+            self.counters.events += 1;
+            match ev.kind {
+                EventKind::Arrive => self.arrive(ev.a, ev.b),
+                EventKind::PortFree => self.port_free(ev.a),
+                EventKind::FlowArrival => self.flow_arrival(),
+                EventKind::Timer => self.timer(ev.a, ev.time),
+            }
+        }
+        false
+    }
+
+    // ---- flows ----
+
+    fn flow_arrival(&mut self) {
+        let spec = self.next_arrival.take().expect("a flow arrival event has its flow");
+        self.start_flow(spec);
+        self.next_arrival = self.arrivals.next_flow();
+        if let Some(f) = self.next_arrival {
+            self.events.schedule(f.start.max(self.now), EventKind::FlowArrival, 0, 0);
+        }
+    }
+
+    fn start_flow(&mut self, f: FlowSpec) {
+        let id = self.flows.len() as u32;
+        let hops: Vec<Hop> = self
+            .topo
+            .path_ports(f.src, f.dst)
+            .iter()
+            .map(|&p| Hop { rate_bps: self.topo.ports[p as usize].rate_bps, delay_ps: self.topo.ports[p as usize].delay_ps })
+            .collect();
+        self.flows.push(FlowRecord {
+            src: f.src,
+            dst: f.dst,
+            size_bytes: f.size_bytes,
+            start: self.now,
+            finish: UNFINISHED,
+            ideal_fct: ideal_fct_ps(f.size_bytes, &hops),
+            deadline: f.deadline,
+            retransmissions: 0,
+            timeouts: 0,
+        });
+        self.counters.flows_started += 1;
+        self.counters.offered_wire_bytes += offered_wire_bytes(&f);
+        let sender = Sender::new(id, f.src, f.dst, f.size_bytes, f.deadline, &self.transport);
+        let receiver = Receiver::new(sender.sb.npkts);
+        let slot = match self.free_slots.pop() {
+            Some(s) => {
+                self.conns[s as usize] = Some(Connection { sender, receiver });
+                s
+            }
+            None => {
+                self.conns.push(Some(Connection { sender, receiver }));
+                (self.conns.len() - 1) as u32
+            }
+        };
+        self.slot_of.push(slot);
+        self.active_flows += 1;
+        self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
+        let mut out = std::mem::take(&mut self.out);
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        conn.sender.start(self.now, &self.transport, &mut out);
+        self.send_from_host(f.src, &mut out);
+        self.out = out;
+        self.sync_timer(id);
+    }
+
+    /// The sender of flow `id` has everything acknowledged: keep its record, free its state.
+    fn close_flow(&mut self, id: u32) {
+        let slot = self.slot_of[id as usize];
+        let conn = self.conns[slot as usize].take().unwrap();
+        let rec = &mut self.flows[id as usize];
+        rec.retransmissions = conn.sender.retransmissions;
+        rec.timeouts = conn.sender.timeouts;
+        self.slot_of[id as usize] = NO_SLOT;
+        self.free_slots.push(slot);
+        self.active_flows -= 1;
+    }
+
+    /// Make sure flow `id`'s timer has an event at or before its expiry.
+    fn sync_timer(&mut self, id: u32) {
+        let slot = self.slot_of[id as usize];
+        if slot == NO_SLOT {
+            return;
+        }
+        let s = &mut self.conns[slot as usize].as_mut().unwrap().sender;
+        if let Some(deadline) = s.timer {
+            match s.timer_event_at {
+                Some(at) if at <= deadline => {}
+                _ => {
+                    s.timer_event_at = Some(deadline);
+                    self.events.schedule(deadline, EventKind::Timer, id, 0);
+                }
+            }
+        }
+    }
+
+    fn timer(&mut self, id: u32, at: Time) {
+        let slot = self.slot_of[id as usize];
+        if slot == NO_SLOT {
+            return;
+        }
+        let sender = &mut self.conns[slot as usize].as_mut().unwrap().sender;
+        if sender.timer_event_at != Some(at) {
+            return; // superseded by an earlier event for this flow
+        }
+        sender.timer_event_at = None;
+        let expiry = sender.timer;
+        match expiry {
+            None => {}
+            Some(deadline) if deadline > self.now => self.sync_timer(id),
+            Some(_) => {
+                let conn = self.conns[slot as usize].as_mut().unwrap();
+                let mut out = std::mem::take(&mut self.out);
+                conn.sender.on_timeout(self.now, &self.transport, &mut out);
+                let src = conn.sender.src;
+                self.send_from_host(src, &mut out);
+                self.out = out;
+                self.sync_timer(id);
+            }
+        }
+    }
+
+    // ---- packets ----
+
+    fn send_from_host(&mut self, host: u32, out: &mut Vec<Packet>) {
+        let port = self.topo.nic_port(host);
+        for p in out.drain(..) {
+            if p.kind == PacketKind::Data {
+                self.counters.data_packets_sent += 1;
+            } else {
+                self.counters.control_packets_sent += 1;
+            }
+            let id = self.pool.alloc(p);
+            self.enqueue(port, id);
+        }
+        self.counters.peak_live_packets = self.counters.peak_live_packets.max(self.pool.live() as u64);
+    }
+
+    fn enqueue(&mut self, port: u32, id: PacketId) {
+        let ps = &mut self.ports[port as usize];
+        if !ps.wake_pending && ps.busy_until <= self.now && ps.queue.is_empty() {
+            self.transmit(port, id);
+            return;
+        }
+        if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool) {
+            let p = self.pool.get(dropped);
+            ps.counters.drop_packets += 1;
+            ps.counters.drop_bytes += p.wire as u64;
+            if p.kind == PacketKind::Data {
+                ps.counters.drop_data_packets += 1;
+                self.counters.data_packets_dropped += 1;
+            } else {
+                self.counters.control_packets_dropped += 1;
+            }
+            self.pool.release(dropped);
+        }
+        ps.counters.max_queue_bytes = ps.counters.max_queue_bytes.max(ps.queue.bytes());
+        if !ps.wake_pending {
+            ps.wake_pending = true;
+            let at = ps.busy_until.max(self.now);
+            self.events.schedule(at, EventKind::PortFree, port, 0);
+        }
+    }
+
+    fn transmit(&mut self, port: u32, id: PacketId) {
+        let spec = &self.topo.ports[port as usize];
+        let ps = &mut self.ports[port as usize];
+        let pkt = self.pool.get_mut(id);
+        pkt.hops = pkt.hops.saturating_add(1);
+        let wire = pkt.wire as u64;
+        let ser = serialization_ps(wire, spec.rate_bps);
+        ps.busy_until = self.now + ser;
+        ps.counters.tx_packets += 1;
+        ps.counters.tx_bytes += wire;
+        self.counters.packet_hops += 1;
+        self.events.schedule(self.now + ser + spec.delay_ps, EventKind::Arrive, id, spec.peer_node);
+    }
+
+    fn port_free(&mut self, port: u32) {
+        let ps = &mut self.ports[port as usize];
+        ps.wake_pending = false;
+        if let Some(id) = ps.queue.dequeue(&self.pool) {
+            self.transmit(port, id);
+            let ps = &mut self.ports[port as usize];
+            if !ps.queue.is_empty() {
+                ps.wake_pending = true;
+                let at = ps.busy_until;
+                self.events.schedule(at, EventKind::PortFree, port, 0);
+            }
+        }
+    }
+
+    fn arrive(&mut self, id: PacketId, node: u32) {
+        if node >= self.topo.hosts {
+            let p = self.pool.get(id);
+            let choices = self.topo.next_hops(node, p.dst);
+            let port = match choices.len() {
+                1 => choices[0],
+                n => match self.routing {
+                    Routing::Spray => choices[self.spray.below(n as u64) as usize],
+                    Routing::Ecmp => choices[(flow_hash(p.flow, node) % n as u64) as usize],
+                },
+            };
+            self.enqueue(port, id);
+        } else {
+            let pkt = *self.pool.get(id);
+            self.pool.release(id);
+            debug_assert_eq!(pkt.dst, node);
+            match pkt.kind {
+                PacketKind::Data | PacketKind::Probe => self.receive_data(pkt),
+                PacketKind::Ack => self.receive_ack(pkt),
+            }
+        }
+    }
+
+    fn receive_data(&mut self, pkt: Packet) {
+        if pkt.kind == PacketKind::Data {
+            self.counters.data_packets_delivered += 1;
+        } else {
+            self.counters.control_packets_delivered += 1;
+        }
+        let slot = self.slot_of[pkt.flow as usize];
+        if slot == NO_SLOT {
+            return; // a late copy for a flow whose sender already closed
+        }
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        if conn.receiver.on_packet(pkt.seq) {
+            self.flows[pkt.flow as usize].finish = self.now;
+            self.counters.flows_finished += 1;
+        }
+        let ack = Packet {
+            priority: 0,
+            sent_at: pkt.sent_at,
+            flow: pkt.flow,
+            seq: pkt.seq,
+            ack: conn.receiver.cum,
+            src: pkt.dst,
+            dst: pkt.src,
+            payload: 0,
+            wire: CONTROL_WIRE_BYTES,
+            kind: PacketKind::Ack,
+            ce: false,
+            ece: pkt.ce,
+            retransmit: false,
+            hops: 0,
+        };
+        let mut out = std::mem::take(&mut self.out);
+        out.push(ack);
+        self.send_from_host(pkt.dst, &mut out);
+        self.out = out;
+    }
+
+    fn receive_ack(&mut self, ack: Packet) {
+        self.counters.control_packets_delivered += 1;
+        let slot = self.slot_of[ack.flow as usize];
+        if slot == NO_SLOT {
+            return;
+        }
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        let mut out = std::mem::take(&mut self.out);
+        let done = conn.sender.on_ack(&ack, self.now, &self.transport, &mut out);
+        let src = conn.sender.src;
+        self.send_from_host(src, &mut out);
+        self.out = out;
+        if done {
+            self.close_flow(ack.flow);
+        } else {
+            self.sync_timer(ack.flow);
+        }
+    }
+
+    /// Copy the counters of flows still open into their records (at the end of a run).
+    fn finish_records(&mut self) {
+        for (id, &slot) in self.slot_of.iter().enumerate() {
+            if slot != NO_SLOT {
+                let s = &self.conns[slot as usize].as_ref().unwrap().sender;
+                self.flows[id].retransmissions = s.retransmissions;
+                self.flows[id].timeouts = s.timeouts;
+            }
+        }
+    }
+}
+
+/// ECMP's hash of a flow at a switch: the same flow always takes the same port there.
+#[inline]
+fn flow_hash(flow: u32, node: u32) -> u64 {
+    let mut z = ((flow as u64) << 32 | node as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Simulation {
+    /// Whether the run stopped at its time limit with work left.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short
+    }
+}

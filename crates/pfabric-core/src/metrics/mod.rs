@@ -1,0 +1,56 @@
+//! What a run measures: one record per flow, counters per port, totals per run. The records are handed out as
+//! plain columns (see [`crate::results`]); summaries over them (normalized FCT per size bin, percentiles) are
+//! computed by the Python front, which owns the definitions users read.
+
+pub mod ideal_fct;
+
+use crate::sim::time::Time;
+
+/// `finish` of a flow that has not finished.
+pub const UNFINISHED: Time = Time::MAX;
+
+/// One flow's fate.
+#[derive(Clone, Debug)]
+pub struct FlowRecord {
+    pub src: u32,
+    pub dst: u32,
+    pub size_bytes: u64,
+    pub start: Time,
+    /// When the receiver held every byte; [`UNFINISHED`] if it never did.
+    pub finish: Time,
+    pub ideal_fct: Time,
+    pub deadline: Option<Time>,
+    pub retransmissions: u32,
+    pub timeouts: u32,
+}
+
+/// Counters of one port.
+#[derive(Clone, Debug, Default)]
+pub struct PortCounters {
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    pub drop_packets: u64,
+    pub drop_bytes: u64,
+    pub drop_data_packets: u64,
+    pub max_queue_bytes: u64,
+}
+
+/// Totals of a run, and the conservation ledger of data packets.
+#[derive(Clone, Debug, Default)]
+pub struct RunCounters {
+    pub events: u64,
+    /// Packets (data, ACK, probe) that crossed one link.
+    pub packet_hops: u64,
+    pub data_packets_sent: u64,
+    pub data_packets_delivered: u64,
+    pub data_packets_dropped: u64,
+    pub control_packets_sent: u64,
+    pub control_packets_delivered: u64,
+    pub control_packets_dropped: u64,
+    /// Wire bytes of every flow's data, once (what the load counts).
+    pub offered_wire_bytes: u64,
+    pub flows_started: u64,
+    pub flows_finished: u64,
+    pub peak_active_flows: u64,
+    pub peak_live_packets: u64,
+}

@@ -1,0 +1,3 @@
+//! The network: packets, topologies and routes.
+pub mod packet;
+pub mod topology;

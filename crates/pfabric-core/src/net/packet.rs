@@ -1,0 +1,116 @@
+//! Packets and the pool that owns them.
+//!
+//! A packet is a small plain struct. Packets live in one pool and move through queues, links and events as
+//! 32-bit indices; a freed slot is reused by the next packet, so once a run reaches its working set the hot path
+//! allocates nothing. Data is counted in whole packets of [`MSS_BYTES`] payload (the last one of a flow may be
+//! shorter); sequence numbers are packet indices within the flow.
+
+use crate::sim::time::Time;
+
+/// Payload bytes of a full packet.
+pub const MSS_BYTES: u32 = 1460;
+/// Header bytes on the wire (IP + TCP).
+pub const HEADER_BYTES: u32 = 40;
+/// Wire size of an ACK or a probe.
+pub const CONTROL_WIRE_BYTES: u32 = HEADER_BYTES;
+
+/// Wire bytes of a data packet carrying `payload` bytes.
+#[inline]
+pub fn wire_bytes(payload: u32) -> u32 {
+    payload + HEADER_BYTES
+}
+
+/// Number of packets a flow of `size_bytes` occupies.
+#[inline]
+pub fn packets_for(size_bytes: u64) -> u64 {
+    size_bytes.div_ceil(MSS_BYTES as u64).max(1)
+}
+
+/// Total wire bytes of a flow's data packets.
+pub fn flow_wire_bytes(size_bytes: u64) -> u64 {
+    size_bytes + packets_for(size_bytes) * HEADER_BYTES as u64
+}
+
+pub type PacketId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PacketKind {
+    Data,
+    Ack,
+    /// A header-only probe (pFabric's probe mode): acknowledged like data but carries nothing.
+    Probe,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    /// Smaller is more urgent. ACKs carry 0.
+    pub priority: u64,
+    /// Time the sender handed this (data) packet to its NIC; an ACK echoes its data packet's value.
+    pub sent_at: Time,
+    pub flow: u32,
+    /// Data: packet index in the flow. ACK: index of the data packet that triggered it (its SACK block).
+    pub seq: u32,
+    /// ACK: cumulative acknowledgement, the next packet index expected.
+    pub ack: u32,
+    pub src: u32,
+    pub dst: u32,
+    pub payload: u32,
+    pub wire: u32,
+    pub kind: PacketKind,
+    /// Congestion experienced (set by an ECN-marking queue).
+    pub ce: bool,
+    /// ACK: echo of the data packet's CE mark.
+    pub ece: bool,
+    /// Data: this is a retransmission.
+    pub retransmit: bool,
+    /// Hops crossed so far (0 at the source NIC).
+    pub hops: u8,
+}
+
+/// Owner of every packet in the network.
+#[derive(Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<PacketId>,
+    live: usize,
+}
+
+impl PacketPool {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> PacketId {
+        self.live += 1;
+        if let Some(id) = self.free.pop() {
+            self.slots[id as usize] = p;
+            id
+        } else {
+            self.slots.push(p);
+            (self.slots.len() - 1) as PacketId
+        }
+    }
+
+    #[inline]
+    pub fn release(&mut self, id: PacketId) {
+        self.live -= 1;
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+
+    /// Packets currently alive (queued or on a wire).
+    pub fn live(&self) -> usize {
+        self.live
+    }
+}

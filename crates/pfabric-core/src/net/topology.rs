@@ -1,0 +1,350 @@
+//! Topologies: hosts, switches, and the full-duplex links between them, with the routing table of every switch.
+//!
+//! Nodes `0..hosts` are the hosts (a host's id is its node id) and each host has exactly one port, its NIC.
+//! Switches follow. A full-duplex link is two ports, one at each end, each with its own queue and serializer.
+//! The host delay of the paper's set-up (2.5 us each time a packet crosses a host's link, in the authors'
+//! code) is added to the propagation delay of both directions of every host link.
+//!
+//! Routing is computed, not written per topology: a breadth-first search from every destination host gives each
+//! switch its equal-cost next hops (the ports whose far end is one hop closer to the destination). A packet
+//! then takes one of them per packet (spraying) or per flow (ECMP, a hash of flow and switch).
+
+use crate::sim::time::Time;
+
+/// Where a port sits, for attributing drops to the first hop, the fabric, or the last hop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// A host's NIC: the first hop.
+    HostNic,
+    /// A switch port between switches.
+    Fabric,
+    /// A switch port facing a host: the last hop.
+    ToHost,
+}
+
+impl Tier {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::HostNic => "host-nic",
+            Tier::Fabric => "fabric",
+            Tier::ToHost => "to-host",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PortSpec {
+    pub node: u32,
+    pub peer_node: u32,
+    pub rate_bps: u64,
+    pub delay_ps: Time,
+    pub tier: Tier,
+    /// What the port connects, e.g. "leaf->spine".
+    pub label: &'static str,
+}
+
+/// A built network: its ports and routes. Immutable during a run.
+pub struct Topology {
+    pub hosts: u32,
+    pub nodes: u32,
+    pub ports: Vec<PortSpec>,
+    /// Ports of node n are `node_ports[n]..node_ports[n + 1]`.
+    node_ports: Vec<u32>,
+    /// Next-hop ports of switch s towards host d: `route_ports[route_offsets[i]..route_offsets[i + 1]]`,
+    /// i = (s - hosts) * hosts + d.
+    route_offsets: Vec<u32>,
+    route_ports: Vec<u32>,
+}
+
+/// Collects nodes and links, then computes ports and routes.
+pub struct TopologyBuilder {
+    hosts: u32,
+    nodes: u32,
+    links: Vec<(u32, u32, u64, Time, &'static str, &'static str)>,
+}
+
+impl TopologyBuilder {
+    pub fn new(hosts: u32, switches: u32) -> Self {
+        TopologyBuilder { hosts, nodes: hosts + switches, links: Vec::new() }
+    }
+
+    /// A full-duplex link between `a` and `b`; `label_ab` names the port at `a` that sends towards `b`.
+    pub fn link(&mut self, a: u32, b: u32, rate_bps: u64, delay_ps: Time, label_ab: &'static str, label_ba: &'static str) {
+        self.links.push((a, b, rate_bps, delay_ps, label_ab, label_ba));
+    }
+
+    pub fn build(self) -> Topology {
+        let n = self.nodes as usize;
+        let is_host = |x: u32| x < self.hosts;
+        let mut per_node: Vec<Vec<PortSpec>> = vec![Vec::new(); n];
+        for &(a, b, rate_bps, delay_ps, lab, lba) in &self.links {
+            let tier = |from: u32, to: u32| {
+                if is_host(from) {
+                    Tier::HostNic
+                } else if is_host(to) {
+                    Tier::ToHost
+                } else {
+                    Tier::Fabric
+                }
+            };
+            per_node[a as usize].push(PortSpec { node: a, peer_node: b, rate_bps, delay_ps, tier: tier(a, b), label: lab });
+            per_node[b as usize].push(PortSpec { node: b, peer_node: a, rate_bps, delay_ps, tier: tier(b, a), label: lba });
+        }
+        let mut node_ports = Vec::with_capacity(n + 1);
+        let mut ports = Vec::new();
+        for list in per_node {
+            node_ports.push(ports.len() as u32);
+            ports.extend(list);
+        }
+        node_ports.push(ports.len() as u32);
+        let mut topo = Topology {
+            hosts: self.hosts,
+            nodes: self.nodes,
+            ports,
+            node_ports,
+            route_offsets: Vec::new(),
+            route_ports: Vec::new(),
+        };
+        topo.compute_routes();
+        topo
+    }
+}
+
+impl Topology {
+    pub fn switches(&self) -> u32 {
+        self.nodes - self.hosts
+    }
+
+    pub fn ports_of(&self, node: u32) -> std::ops::Range<u32> {
+        self.node_ports[node as usize]..self.node_ports[node as usize + 1]
+    }
+
+    /// The NIC port of a host.
+    #[inline]
+    pub fn nic_port(&self, host: u32) -> u32 {
+        self.node_ports[host as usize]
+    }
+
+    /// Equal-cost next-hop ports of switch `node` towards host `dst`.
+    #[inline]
+    pub fn next_hops(&self, node: u32, dst: u32) -> &[u32] {
+        let i = ((node - self.hosts) * self.hosts + dst) as usize;
+        &self.route_ports[self.route_offsets[i] as usize..self.route_offsets[i + 1] as usize]
+    }
+
+    fn compute_routes(&mut self) {
+        let n = self.nodes as usize;
+        let hosts = self.hosts as usize;
+        let mut dist = vec![u32::MAX; n];
+        let mut frontier = Vec::new();
+        let mut next = Vec::new();
+        // routes[(s, d)] as built per destination d, then laid out switch-major.
+        let mut per_dst: Vec<Vec<Vec<u32>>> = Vec::with_capacity(hosts);
+        for d in 0..self.hosts {
+            dist.iter_mut().for_each(|x| *x = u32::MAX);
+            dist[d as usize] = 0;
+            frontier.clear();
+            frontier.push(d);
+            let mut level = 0;
+            while !frontier.is_empty() {
+                next.clear();
+                level += 1;
+                for &u in &frontier {
+                    // Hosts do not forward: only the destination itself starts the search.
+                    if u >= self.hosts || u == d {
+                        for p in self.ports_of(u) {
+                            let v = self.ports[p as usize].peer_node;
+                            if dist[v as usize] == u32::MAX {
+                                dist[v as usize] = level;
+                                next.push(v);
+                            }
+                        }
+                    }
+                }
+                std::mem::swap(&mut frontier, &mut next);
+            }
+            let mut table = Vec::with_capacity(n - hosts);
+            for s in self.hosts..self.nodes {
+                let here = dist[s as usize];
+                let hops: Vec<u32> = self
+                    .ports_of(s)
+                    .filter(|&p| {
+                        let v = self.ports[p as usize].peer_node;
+                        here != u32::MAX
+                            && dist[v as usize].wrapping_add(1) == here
+                            && (v >= self.hosts || v == d)
+                    })
+                    .collect();
+                table.push(hops);
+            }
+            per_dst.push(table);
+        }
+        self.route_offsets = Vec::with_capacity((n - hosts) * hosts + 1);
+        for s in 0..(n - hosts) {
+            for table in per_dst.iter() {
+                self.route_offsets.push(self.route_ports.len() as u32);
+                self.route_ports.extend_from_slice(&table[s]);
+            }
+        }
+        self.route_offsets.push(self.route_ports.len() as u32);
+    }
+
+    /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch (all
+    /// choices have the same rates and delays in the topologies built here).
+    pub fn path_ports(&self, src: u32, dst: u32) -> Vec<u32> {
+        let mut path = vec![self.nic_port(src)];
+        let mut node = self.ports[self.nic_port(src) as usize].peer_node;
+        while node != dst {
+            let p = self.next_hops(node, dst)[0];
+            path.push(p);
+            node = self.ports[p as usize].peer_node;
+        }
+        path
+    }
+
+    /// Whether every host can reach every other host.
+    pub fn is_connected(&self) -> bool {
+        (self.hosts..self.nodes).all(|s| (0..self.hosts).all(|d| !self.next_hops(s, d).is_empty()))
+    }
+}
+
+/// Rates and delays shared by the topology constructors.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkParams {
+    pub host_rate_bps: u64,
+    pub core_rate_bps: u64,
+    pub link_delay_ps: Time,
+    pub host_delay_ps: Time,
+}
+
+impl LinkParams {
+    fn host_link_delay(&self) -> Time {
+        self.link_delay_ps + self.host_delay_ps
+    }
+}
+
+/// The paper's fabric: `leaves` leaf switches of `hosts_per_leaf` hosts each, every leaf linked to every spine.
+pub fn leaf_spine(leaves: u32, hosts_per_leaf: u32, spines: u32, lp: LinkParams) -> Topology {
+    let hosts = leaves * hosts_per_leaf;
+    let mut b = TopologyBuilder::new(hosts, leaves + spines);
+    let leaf = |l: u32| hosts + l;
+    let spine = |s: u32| hosts + leaves + s;
+    for h in 0..hosts {
+        b.link(h, leaf(h / hosts_per_leaf), lp.host_rate_bps, lp.host_link_delay(), "host->leaf", "leaf->host");
+    }
+    for l in 0..leaves {
+        for s in 0..spines {
+            b.link(leaf(l), spine(s), lp.core_rate_bps, lp.link_delay_ps, "leaf->spine", "spine->leaf");
+        }
+    }
+    b.build()
+}
+
+/// `hosts` hosts on one switch.
+pub fn star(hosts: u32, lp: LinkParams) -> Topology {
+    let mut b = TopologyBuilder::new(hosts, 1);
+    for h in 0..hosts {
+        b.link(h, hosts, lp.host_rate_bps, lp.host_link_delay(), "host->switch", "switch->host");
+    }
+    b.build()
+}
+
+/// A k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores,
+/// k^3/4 hosts. Host links run at the host rate, the rest at the core rate.
+pub fn fat_tree(k: u32, lp: LinkParams) -> Topology {
+    let half = k / 2;
+    let hosts = k * k * k / 4;
+    let edges = k * half;
+    let aggs = k * half;
+    let cores = half * half;
+    let mut b = TopologyBuilder::new(hosts, edges + aggs + cores);
+    let edge = |pod: u32, i: u32| hosts + pod * half + i;
+    let agg = |pod: u32, i: u32| hosts + edges + pod * half + i;
+    let core = |i: u32| hosts + edges + aggs + i;
+    for h in 0..hosts {
+        let e = h / half; // global edge index
+        b.link(h, hosts + e, lp.host_rate_bps, lp.host_link_delay(), "host->edge", "edge->host");
+    }
+    for pod in 0..k {
+        for e in 0..half {
+            for a in 0..half {
+                b.link(edge(pod, e), agg(pod, a), lp.core_rate_bps, lp.link_delay_ps, "edge->agg", "agg->edge");
+            }
+        }
+        for a in 0..half {
+            for c in 0..half {
+                b.link(agg(pod, a), core(a * half + c), lp.core_rate_bps, lp.link_delay_ps, "agg->core", "core->agg");
+            }
+        }
+    }
+    b.build()
+}
+
+/// Two switches joined by one bottleneck link (at the core rate), `hosts_per_side` hosts on each.
+/// Hosts `0..n` are on the left, `n..2n` on the right.
+pub fn dumbbell(hosts_per_side: u32, lp: LinkParams) -> Topology {
+    let hosts = 2 * hosts_per_side;
+    let mut b = TopologyBuilder::new(hosts, 2);
+    let (left, right) = (hosts, hosts + 1);
+    for h in 0..hosts {
+        let sw = if h < hosts_per_side { left } else { right };
+        b.link(h, sw, lp.host_rate_bps, lp.host_link_delay(), "host->switch", "switch->host");
+    }
+    b.link(left, right, lp.core_rate_bps, lp.link_delay_ps, "left->right", "right->left");
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::{bps_from_gbps, ps_from_us};
+
+    fn paper_links() -> LinkParams {
+        LinkParams {
+            host_rate_bps: bps_from_gbps(10.0),
+            core_rate_bps: bps_from_gbps(40.0),
+            link_delay_ps: ps_from_us(0.2),
+            host_delay_ps: ps_from_us(2.5),
+        }
+    }
+
+    #[test]
+    fn leaf_spine_has_the_papers_shape() {
+        let t = leaf_spine(9, 16, 4, paper_links());
+        assert_eq!(t.hosts, 144);
+        assert_eq!(t.switches(), 13);
+        assert_eq!(t.ports.len(), 2 * (144 + 36));
+        assert!(t.is_connected());
+        // Across leaves: 4 spines to choose from at the source leaf, one way down at the spine.
+        let src_leaf = t.ports[t.nic_port(0) as usize].peer_node;
+        assert_eq!(t.next_hops(src_leaf, 100).len(), 4);
+        assert_eq!(t.path_ports(0, 100).len(), 4);
+        // Same leaf: straight down.
+        assert_eq!(t.next_hops(src_leaf, 5).len(), 1);
+        assert_eq!(t.path_ports(0, 5).len(), 2);
+    }
+
+    #[test]
+    fn fat_tree_k4() {
+        let t = fat_tree(4, paper_links());
+        assert_eq!(t.hosts, 16);
+        assert_eq!(t.switches(), 20);
+        assert!(t.is_connected());
+        assert_eq!(t.path_ports(0, 15).len(), 6);
+        assert_eq!(t.path_ports(0, 2).len(), 4);
+        assert_eq!(t.path_ports(0, 1).len(), 2);
+        let edge = t.ports[t.nic_port(0) as usize].peer_node;
+        assert_eq!(t.next_hops(edge, 15).len(), 2);
+    }
+
+    #[test]
+    fn star_and_dumbbell() {
+        let s = star(5, paper_links());
+        assert!(s.is_connected());
+        assert_eq!(s.path_ports(0, 4).len(), 2);
+        let d = dumbbell(3, paper_links());
+        assert!(d.is_connected());
+        assert_eq!(d.path_ports(0, 5).len(), 3);
+        assert_eq!(d.path_ports(0, 1).len(), 2);
+    }
+}

@@ -1,0 +1,181 @@
+//! pFabric's switch port (section 4.1 of the paper, with the tie-breaks of the authors' ns-2 code).
+//!
+//! Buffer counted in bytes. On arrival the packet is enqueued; if the queue is then over its limit, exactly
+//! one packet is dropped: the one with the largest priority number (the least urgent), the latest enqueued
+//! among equals, which may be the arrival itself. Dequeue finds the packet with the smallest priority number
+//! (the earliest enqueued among equals) and then sends the *earliest-enqueued packet of that packet's flow*:
+//! this starvation prevention keeps a flow's packets in order even when its priority number changed while they
+//! waited (remaining size shrinks as a flow progresses, so later packets carry smaller numbers).
+//!
+//! The queue is a small unsorted array scanned on each operation: pFabric's buffers hold a few tens of packets,
+//! where a scan beats any tree; it stays correct (O(n) per operation) for thousands.
+
+use crate::net::packet::{PacketId, PacketPool};
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    priority: u64,
+    /// Arrival order at this port: smaller is earlier.
+    order: u64,
+    flow: u32,
+    id: PacketId,
+    wire: u32,
+}
+
+pub struct PfabricQueue {
+    entries: Vec<Entry>,
+    bytes: u64,
+    limit_bytes: u64,
+    next_order: u64,
+}
+
+impl PfabricQueue {
+    pub fn new(limit_bytes: u64) -> Self {
+        PfabricQueue { entries: Vec::with_capacity(32), bytes: 0, limit_bytes, next_order: 0 }
+    }
+
+    /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
+    #[inline]
+    pub fn enqueue(&mut self, id: PacketId, pool: &PacketPool) -> Option<PacketId> {
+        let p = pool.get(id);
+        let e = Entry { priority: p.priority, order: self.next_order, flow: p.flow, id, wire: p.wire };
+        self.next_order += 1;
+        self.entries.push(e);
+        self.bytes += e.wire as u64;
+        if self.bytes <= self.limit_bytes {
+            return None;
+        }
+        // Drop the largest priority number; among equals the latest enqueued.
+        let mut worst = 0;
+        for (i, e) in self.entries.iter().enumerate().skip(1) {
+            let w = &self.entries[worst];
+            if (e.priority, e.order) > (w.priority, w.order) {
+                worst = i;
+            }
+        }
+        let dropped = self.entries.swap_remove(worst);
+        self.bytes -= dropped.wire as u64;
+        Some(dropped.id)
+    }
+
+    #[inline]
+    pub fn dequeue(&mut self) -> Option<PacketId> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        // The most urgent packet: smallest priority number, earliest among equals.
+        let mut best = 0;
+        for (i, e) in self.entries.iter().enumerate().skip(1) {
+            let b = &self.entries[best];
+            if (e.priority, e.order) < (b.priority, b.order) {
+                best = i;
+            }
+        }
+        // Starvation prevention: the earliest-enqueued packet of that flow.
+        let flow = self.entries[best].flow;
+        let mut send = best;
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.flow == flow && e.order < self.entries[send].order {
+                send = i;
+            }
+        }
+        let e = self.entries.swap_remove(send);
+        self.bytes -= e.wire as u64;
+        Some(e.id)
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::testing::data_packet;
+
+    fn push(q: &mut PfabricQueue, pool: &mut PacketPool, flow: u32, seq: u32, prio: u64) -> (PacketId, Option<PacketId>) {
+        let id = pool.alloc(data_packet(flow, seq, prio));
+        (id, q.enqueue(id, pool))
+    }
+
+    #[test]
+    fn dequeues_smallest_priority_first() {
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(100_000);
+        let (a, _) = push(&mut q, &mut pool, 1, 0, 50);
+        let (b, _) = push(&mut q, &mut pool, 2, 0, 10);
+        let (c, _) = push(&mut q, &mut pool, 3, 0, 30);
+        assert_eq!(q.dequeue(), Some(b));
+        assert_eq!(q.dequeue(), Some(c));
+        assert_eq!(q.dequeue(), Some(a));
+        assert_eq!(q.dequeue(), None);
+    }
+
+    #[test]
+    fn equal_priorities_leave_in_arrival_order() {
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(100_000);
+        let (a, _) = push(&mut q, &mut pool, 1, 0, 7);
+        let (b, _) = push(&mut q, &mut pool, 2, 0, 7);
+        let (c, _) = push(&mut q, &mut pool, 3, 0, 7);
+        assert_eq!([q.dequeue(), q.dequeue(), q.dequeue()], [Some(a), Some(b), Some(c)]);
+    }
+
+    #[test]
+    fn starvation_prevention_sends_the_flows_earliest_packet() {
+        // Flow 1's first packet carries 100 (remaining size then), its later one 20. The minimum is the later
+        // packet, but the earliest packet of that flow goes first, although its number is larger than the
+        // other flow's 50.
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(100_000);
+        let (first, _) = push(&mut q, &mut pool, 1, 0, 100);
+        let (other, _) = push(&mut q, &mut pool, 2, 0, 50);
+        let (later, _) = push(&mut q, &mut pool, 1, 1, 20);
+        assert_eq!(q.dequeue(), Some(first));
+        assert!(pool.get(first).priority > pool.get(other).priority);
+        assert_eq!(q.dequeue(), Some(later));
+        assert_eq!(q.dequeue(), Some(other));
+    }
+
+    #[test]
+    fn overflow_drops_the_largest_priority_number() {
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(3000); // two full packets
+        let (_a, _) = push(&mut q, &mut pool, 1, 0, 10);
+        let (b, _) = push(&mut q, &mut pool, 2, 0, 90);
+        let (_c, dropped) = push(&mut q, &mut pool, 3, 0, 40);
+        assert_eq!(dropped, Some(b));
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.bytes(), 3000);
+    }
+
+    #[test]
+    fn overflow_may_drop_the_arrival() {
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(3000);
+        push(&mut q, &mut pool, 1, 0, 10);
+        push(&mut q, &mut pool, 2, 0, 20);
+        let (c, dropped) = push(&mut q, &mut pool, 3, 0, 30);
+        assert_eq!(dropped, Some(c));
+    }
+
+    #[test]
+    fn overflow_tie_drops_the_latest_enqueued() {
+        let mut pool = PacketPool::new();
+        let mut q = PfabricQueue::new(3000);
+        push(&mut q, &mut pool, 1, 0, 10);
+        let (_b, _) = push(&mut q, &mut pool, 2, 0, 50);
+        let (c, dropped) = push(&mut q, &mut pool, 3, 0, 50);
+        assert_eq!(dropped, Some(c), "equal numbers: the later arrival goes");
+        let mut q = PfabricQueue::new(3000);
+        push(&mut q, &mut pool, 1, 0, 50);
+        let (b, _) = push(&mut q, &mut pool, 2, 0, 50);
+        let (_c, dropped) = push(&mut q, &mut pool, 3, 0, 10);
+        assert_eq!(dropped, Some(b), "among queued equals, the latest enqueued goes");
+    }
+}

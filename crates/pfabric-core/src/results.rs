@@ -1,0 +1,80 @@
+//! A run's output as columns: plain vectors, one per field, ready to become an Arrow table without a copy per
+//! row. The binding hands each column to Python as little-endian bytes.
+
+use crate::engine::Simulation;
+use crate::metrics::UNFINISHED;
+
+/// A column of values.
+pub enum Column {
+    U64(Vec<u64>),
+    U32(Vec<u32>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+    Str(Vec<String>),
+}
+
+/// Named columns, in a fixed order.
+pub type Columns = Vec<(&'static str, Column)>;
+
+/// The per-flow table. Times in picoseconds; `finish_ps` is `u64::MAX` and `finished` false for flows that did
+/// not finish; `deadline_ps` is 0 for flows without a deadline.
+pub fn flow_columns(sim: &Simulation) -> Columns {
+    let f = sim.flows();
+    vec![
+        ("flow_id", Column::U64((0..f.len() as u64).collect())),
+        ("src", Column::U32(f.iter().map(|r| r.src).collect())),
+        ("dst", Column::U32(f.iter().map(|r| r.dst).collect())),
+        ("size_bytes", Column::U64(f.iter().map(|r| r.size_bytes).collect())),
+        ("start_ps", Column::U64(f.iter().map(|r| r.start).collect())),
+        ("finish_ps", Column::U64(f.iter().map(|r| r.finish).collect())),
+        ("ideal_fct_ps", Column::U64(f.iter().map(|r| r.ideal_fct).collect())),
+        ("deadline_ps", Column::U64(f.iter().map(|r| r.deadline.unwrap_or(0)).collect())),
+        ("retransmissions", Column::U32(f.iter().map(|r| r.retransmissions).collect())),
+        ("timeouts", Column::U32(f.iter().map(|r| r.timeouts).collect())),
+        ("finished", Column::Bool(f.iter().map(|r| r.finish != UNFINISHED).collect())),
+    ]
+}
+
+/// The per-port table.
+pub fn port_columns(sim: &Simulation) -> Columns {
+    let t = sim.topology();
+    let n = t.ports.len();
+    let c = |i: usize| sim.port_counters(i);
+    vec![
+        ("port", Column::U32((0..n as u32).collect())),
+        ("node", Column::U32(t.ports.iter().map(|p| p.node).collect())),
+        ("peer_node", Column::U32(t.ports.iter().map(|p| p.peer_node).collect())),
+        ("tier", Column::Str(t.ports.iter().map(|p| p.tier.name().to_string()).collect())),
+        ("link", Column::Str(t.ports.iter().map(|p| p.label.to_string()).collect())),
+        ("rate_bps", Column::U64(t.ports.iter().map(|p| p.rate_bps).collect())),
+        ("tx_packets", Column::U64((0..n).map(|i| c(i).tx_packets).collect())),
+        ("tx_bytes", Column::U64((0..n).map(|i| c(i).tx_bytes).collect())),
+        ("drop_packets", Column::U64((0..n).map(|i| c(i).drop_packets).collect())),
+        ("drop_bytes", Column::U64((0..n).map(|i| c(i).drop_bytes).collect())),
+        ("drop_data_packets", Column::U64((0..n).map(|i| c(i).drop_data_packets).collect())),
+        ("max_queue_bytes", Column::U64((0..n).map(|i| c(i).max_queue_bytes).collect())),
+    ]
+}
+
+/// Run totals as (name, value) pairs.
+pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
+    let c = sim.counters();
+    vec![
+        ("events", c.events as f64),
+        ("packet_hops", c.packet_hops as f64),
+        ("sim_time_ps", sim.now() as f64),
+        ("flows_started", c.flows_started as f64),
+        ("flows_finished", c.flows_finished as f64),
+        ("data_packets_sent", c.data_packets_sent as f64),
+        ("data_packets_delivered", c.data_packets_delivered as f64),
+        ("data_packets_dropped", c.data_packets_dropped as f64),
+        ("control_packets_sent", c.control_packets_sent as f64),
+        ("control_packets_delivered", c.control_packets_delivered as f64),
+        ("control_packets_dropped", c.control_packets_dropped as f64),
+        ("offered_wire_bytes", c.offered_wire_bytes as f64),
+        ("peak_active_flows", c.peak_active_flows as f64),
+        ("peak_live_packets", c.peak_live_packets as f64),
+        ("hosts", sim.topology().hosts as f64),
+        ("cut_short", if sim.cut_short() { 1.0 } else { 0.0 }),
+    ]
+}

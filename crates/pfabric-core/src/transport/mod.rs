@@ -1,0 +1,336 @@
+//! Host transports: how a sender paces its packets and recovers losses, and how a receiver acknowledges.
+//!
+//! One [`Sender`] type holds what every window-based protocol here shares (the SACK [`Scoreboard`], the window,
+//! the retransmission timer); the protocol decides how the window reacts to ACKs, marks and timeouts, each in
+//! its own file: [`tcp`] (NewReno with SACK), [`dctcp`] (ECN-driven cuts), [`pfabric`] (the paper's minimal rate
+//! control, its probe mode and the line-rate variant). Receivers ACK every packet; an ACK carries the cumulative
+//! acknowledgement and the index of the packet that triggered it (a one-block SACK), and echoes that packet's
+//! send time (as the TCP timestamp option does) and its ECN mark.
+
+pub mod bitset;
+pub mod dctcp;
+pub mod pfabric;
+pub mod receiver;
+pub mod scoreboard;
+pub mod tcp;
+
+use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES, MSS_BYTES};
+use crate::sim::time::Time;
+use scoreboard::Scoreboard;
+
+pub use receiver::Receiver;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Tcp,
+    Dctcp,
+    Pfabric,
+    /// pFabric's host without any window reduction: only timeouts slow it.
+    PfabricLinerate,
+}
+
+/// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorityScheme {
+    /// Bytes not yet acknowledged (cumulatively or selectively): the paper's default, an SRPT approximation.
+    RemainingSize,
+    /// The flow's total size (SJF).
+    FlowSize,
+    /// Bytes sent so far, retransmissions included (least attained service; needs no size knowledge).
+    BytesSent,
+    /// The flow's absolute deadline in picoseconds (EDF); flows without one come after every deadline flow.
+    Deadline,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TransportParams {
+    pub protocol: Protocol,
+    pub init_cwnd_pkts: u32,
+    pub max_cwnd_pkts: u32,
+    /// TCP/DCTCP: lower bound on the estimated RTO.
+    pub min_rto: Time,
+    /// TCP/DCTCP: RTO before the first RTT sample.
+    pub init_rto: Time,
+    /// TCP/DCTCP: upper bound on the backed-off RTO.
+    pub max_rto: Time,
+    /// pFabric: the fixed RTO (no estimation, no backoff).
+    pub fixed_rto: Time,
+    pub dupack_threshold: u32,
+    /// DCTCP: gain of the marked-fraction average.
+    pub dctcp_g: f64,
+    /// pFabric: consecutive timeouts before probe mode; 0 disables probe mode.
+    pub probe_after_timeouts: u32,
+    pub priority: PriorityScheme,
+    /// Upper bound on priority numbers (a starvation safeguard), if any.
+    pub priority_cap: Option<u64>,
+}
+
+/// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
+#[inline]
+pub fn payload_bytes(size_bytes: u64, npkts: u32, i: u32) -> u32 {
+    if i + 1 == npkts {
+        (size_bytes - (npkts as u64 - 1) * MSS_BYTES as u64) as u32
+    } else {
+        MSS_BYTES
+    }
+}
+
+/// The sending half of one flow.
+pub struct Sender {
+    pub flow: u32,
+    pub src: u32,
+    pub dst: u32,
+    pub size_bytes: u64,
+    pub deadline: Option<Time>,
+    pub sb: Scoreboard,
+    cwnd: f64,
+    ssthresh: f64,
+    dupacks: u32,
+    in_recovery: bool,
+    /// NewReno's recovery point: no new fast recovery until this is acknowledged.
+    recover: u32,
+    srtt: f64,
+    rttvar: f64,
+    has_rtt: bool,
+    backoff: u32,
+    acked_bytes: u64,
+    sent_bytes: u64,
+    consecutive_timeouts: u32,
+    probing: bool,
+    dctcp: dctcp::DctcpState,
+    /// When the retransmission timer expires, if armed.
+    pub timer: Option<Time>,
+    /// Time of this flow's pending timer event in the engine's queue, if one is pending.
+    pub timer_event_at: Option<Time>,
+    pub retransmissions: u32,
+    pub timeouts: u32,
+}
+
+impl Sender {
+    pub fn new(flow: u32, src: u32, dst: u32, size_bytes: u64, deadline: Option<Time>, p: &TransportParams) -> Self {
+        let npkts = crate::net::packet::packets_for(size_bytes) as u32;
+        Sender {
+            flow,
+            src,
+            dst,
+            size_bytes,
+            deadline,
+            sb: Scoreboard::new(npkts),
+            cwnd: p.init_cwnd_pkts as f64,
+            ssthresh: f64::INFINITY,
+            dupacks: 0,
+            in_recovery: false,
+            recover: 0,
+            srtt: 0.0,
+            rttvar: 0.0,
+            has_rtt: false,
+            backoff: 0,
+            acked_bytes: 0,
+            sent_bytes: 0,
+            consecutive_timeouts: 0,
+            probing: false,
+            dctcp: dctcp::DctcpState::new(),
+            timer: None,
+            timer_event_at: None,
+            retransmissions: 0,
+            timeouts: 0,
+        }
+    }
+
+    /// Payload bytes of packet `i`.
+    #[inline]
+    pub fn payload(&self, i: u32) -> u32 {
+        payload_bytes(self.size_bytes, self.sb.npkts, i)
+    }
+
+    pub fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.sb.all_acked()
+    }
+
+    /// The priority number of the next packet.
+    fn priority(&self, p: &TransportParams) -> u64 {
+        let raw = match p.priority {
+            PriorityScheme::RemainingSize => self.size_bytes - self.acked_bytes,
+            PriorityScheme::FlowSize => self.size_bytes,
+            PriorityScheme::BytesSent => self.sent_bytes,
+            PriorityScheme::Deadline => self.deadline.unwrap_or(u64::MAX >> 1),
+        };
+        match p.priority_cap {
+            Some(cap) => raw.min(cap),
+            None => raw,
+        }
+    }
+
+    fn data_packet(&mut self, i: u32, now: Time, retransmit: bool, p: &TransportParams) -> Packet {
+        let payload = self.payload(i);
+        let priority = self.priority(p);
+        self.sent_bytes += payload as u64;
+        Packet {
+            priority,
+            sent_at: now,
+            flow: self.flow,
+            seq: i,
+            ack: 0,
+            src: self.src,
+            dst: self.dst,
+            payload,
+            wire: crate::net::packet::wire_bytes(payload),
+            kind: PacketKind::Data,
+            ce: false,
+            ece: false,
+            retransmit,
+            hops: 0,
+        }
+    }
+
+    fn probe_packet(&self, now: Time, p: &TransportParams) -> Packet {
+        Packet {
+            priority: self.priority(p),
+            sent_at: now,
+            flow: self.flow,
+            seq: receiver::PROBE_SEQ,
+            ack: 0,
+            src: self.src,
+            dst: self.dst,
+            payload: 0,
+            wire: CONTROL_WIRE_BYTES,
+            kind: PacketKind::Probe,
+            ce: false,
+            ece: false,
+            retransmit: false,
+            hops: 0,
+        }
+    }
+
+    /// The flow starts: send the initial window.
+    pub fn start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        self.fill_window(now, p, out);
+    }
+
+    /// Send what the window allows: presumed-lost packets first, in order, then new ones.
+    fn fill_window(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        if self.probing {
+            return;
+        }
+        let window = (self.cwnd.floor() as u32).clamp(1, p.max_cwnd_pkts);
+        while self.sb.pipe() < window {
+            if let Some(i) = self.sb.next_retransmission() {
+                self.sb.mark_retransmitted(i);
+                self.retransmissions += 1;
+                let pkt = self.data_packet(i, now, true, p);
+                out.push(pkt);
+            } else if self.sb.has_new() {
+                let i = self.sb.send_new();
+                let pkt = self.data_packet(i, now, false, p);
+                out.push(pkt);
+            } else {
+                break;
+            }
+        }
+        if self.timer.is_none() && self.sb.outstanding() > 0 {
+            self.timer = Some(now + self.rto(p));
+        }
+    }
+
+    /// The current retransmission timeout.
+    fn rto(&self, p: &TransportParams) -> Time {
+        match p.protocol {
+            Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
+            Protocol::Tcp | Protocol::Dctcp => {
+                let base = if self.has_rtt {
+                    ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto)
+                } else {
+                    p.init_rto
+                };
+                base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
+            }
+        }
+    }
+
+    /// RFC 6298 smoothing of an RTT sample.
+    fn rtt_sample(&mut self, sample: Time) {
+        let r = sample as f64;
+        if self.has_rtt {
+            self.rttvar = 0.75 * self.rttvar + 0.25 * (self.srtt - r).abs();
+            self.srtt = 0.875 * self.srtt + 0.125 * r;
+        } else {
+            self.srtt = r;
+            self.rttvar = r / 2.0;
+            self.has_rtt = true;
+        }
+    }
+
+    fn grow_window(&mut self, acked_pkts: u32, p: &TransportParams) {
+        for _ in 0..acked_pkts {
+            if self.cwnd < self.ssthresh {
+                self.cwnd += 1.0;
+            } else {
+                self.cwnd += 1.0 / self.cwnd;
+            }
+        }
+        self.cwnd = self.cwnd.min(p.max_cwnd_pkts as f64);
+    }
+
+    /// An ACK (or a probe's ACK) arrives. Returns true when every byte is now acknowledged.
+    pub fn on_ack(&mut self, ack: &Packet, now: Time, p: &TransportParams, out: &mut Vec<Packet>) -> bool {
+        if self.sb.all_acked() {
+            return true;
+        }
+        if now >= ack.sent_at {
+            self.rtt_sample(now - ack.sent_at);
+        }
+        let mut newly_sacked = 0;
+        if ack.seq != receiver::PROBE_SEQ && self.sb.sack(ack.seq) {
+            self.acked_bytes += self.payload(ack.seq) as u64;
+            newly_sacked = 1;
+        }
+        let mut acked_bytes = 0;
+        let (size, npkts) = (self.size_bytes, self.sb.npkts);
+        let payload_of = |i: u32| payload_bytes(size, npkts, i) as u64;
+        let newly_cum = self.sb.cumulative_ack(ack.ack, |i| acked_bytes += payload_of(i));
+        self.acked_bytes += acked_bytes;
+        if self.probing {
+            // Probe mode ends at the first ACK: the path delivers again. Resume from the first hole.
+            self.probing = false;
+            self.consecutive_timeouts = 0;
+            self.sb.timeout();
+        }
+        match p.protocol {
+            Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
+            Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
+        }
+        if self.sb.all_acked() {
+            self.timer = None;
+            return true;
+        }
+        self.fill_window(now, p, out);
+        false
+    }
+
+    /// The retransmission timer fired at `now` (the engine checked it is due).
+    pub fn on_timeout(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        self.timer = None;
+        if self.sb.all_acked() {
+            return;
+        }
+        self.timeouts += 1;
+        match p.protocol {
+            Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(),
+            Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
+        }
+        self.sb.timeout();
+        if self.probing {
+            out.push(self.probe_packet(now, p));
+            self.timer = Some(now + self.rto(p));
+        } else {
+            self.fill_window(now, p, out);
+            if self.timer.is_none() {
+                self.timer = Some(now + self.rto(p));
+            }
+        }
+    }
+}

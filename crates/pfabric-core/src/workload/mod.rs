@@ -1,0 +1,121 @@
+//! Traffic: which flows start when, between which hosts, of what size.
+//!
+//! A workload is a source of flow arrivals in start order, drawn lazily: a million-flow run holds only the next
+//! arrival, not the whole schedule. Poisson arrivals at a target load draw sizes, gaps and endpoints from
+//! separate random streams, so changing one never shifts the others.
+
+pub mod cdf;
+
+use crate::net::packet::flow_wire_bytes;
+use crate::sim::rng::Rng;
+use crate::sim::time::{Time, PS_PER_S};
+use cdf::EmpiricalCdf;
+
+/// One flow as the workload asks for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowSpec {
+    pub start: Time,
+    pub src: u32,
+    pub dst: u32,
+    pub size_bytes: u64,
+    /// Absolute deadline, if the flow has one.
+    pub deadline: Option<Time>,
+}
+
+/// Total flow arrival rate (flows per second) that offers `load` of the hosts' access capacity, in wire bytes
+/// (DESIGN section 3): lambda = load * hosts * rate / (8 * mean wire bytes per flow).
+pub fn arrival_rate_per_s(load: f64, hosts: u32, host_rate_bps: u64, mean_wire_bytes: f64) -> f64 {
+    load * hosts as f64 * host_rate_bps as f64 / (8.0 * mean_wire_bytes)
+}
+
+/// A Poisson process of flows, sources and destinations uniform over the hosts (source != destination).
+pub struct PoissonArrivals {
+    cdf: EmpiricalCdf,
+    hosts: u32,
+    mean_gap_ps: f64,
+    clock_ps: f64,
+    remaining: Option<u64>,
+    end: Option<Time>,
+    gaps: Rng,
+    sizes: Rng,
+    endpoints: Rng,
+}
+
+impl PoissonArrivals {
+    pub fn new(cdf: EmpiricalCdf, load: f64, hosts: u32, host_rate_bps: u64, flows: Option<u64>, end: Option<Time>, seed: u64) -> Self {
+        let rate = arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+        PoissonArrivals {
+            cdf,
+            hosts,
+            mean_gap_ps: PS_PER_S as f64 / rate,
+            clock_ps: 0.0,
+            remaining: flows,
+            end,
+            gaps: Rng::stream(seed, "arrival-gaps"),
+            sizes: Rng::stream(seed, "flow-sizes"),
+            endpoints: Rng::stream(seed, "endpoints"),
+        }
+    }
+
+    pub fn next_flow(&mut self) -> Option<FlowSpec> {
+        if self.remaining == Some(0) {
+            return None;
+        }
+        self.clock_ps += self.gaps.exponential(self.mean_gap_ps);
+        let start = self.clock_ps.round() as Time;
+        if let Some(end) = self.end {
+            if start >= end {
+                self.remaining = Some(0);
+                return None;
+            }
+        }
+        if let Some(r) = self.remaining.as_mut() {
+            *r -= 1;
+        }
+        let src = self.endpoints.below(self.hosts as u64) as u32;
+        let mut dst = self.endpoints.below(self.hosts as u64 - 1) as u32;
+        if dst >= src {
+            dst += 1;
+        }
+        let size_bytes = self.cdf.sample_bytes(self.sizes.uniform());
+        Some(FlowSpec { start, src, dst, size_bytes, deadline: None })
+    }
+}
+
+/// Where a run's flows come from.
+pub enum Arrivals {
+    Poisson(PoissonArrivals),
+    /// A fixed list, sorted by start time.
+    List { flows: Vec<FlowSpec>, next: usize },
+}
+
+impl Arrivals {
+    pub fn list(mut flows: Vec<FlowSpec>) -> Self {
+        flows.sort_by_key(|f| f.start);
+        Arrivals::List { flows, next: 0 }
+    }
+
+    pub fn next_flow(&mut self) -> Option<FlowSpec> {
+        match self {
+            Arrivals::Poisson(p) => p.next_flow(),
+            Arrivals::List { flows, next } => {
+                let f = flows.get(*next).copied();
+                *next += 1;
+                f
+            }
+        }
+    }
+
+    /// How many flows this source will produce, when known in advance.
+    pub fn total(&self) -> Option<u64> {
+        match self {
+            Arrivals::Poisson(p) => p.remaining.filter(|_| p.end.is_none()),
+            Arrivals::List { flows, .. } => Some(flows.len() as u64),
+        }
+    }
+}
+
+/// Offered wire bytes of a flow (what the load counts).
+pub fn offered_wire_bytes(f: &FlowSpec) -> u64 {
+    flow_wire_bytes(f.size_bytes)
+}

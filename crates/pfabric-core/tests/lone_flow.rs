@@ -1,0 +1,50 @@
+//! A flow alone in the fabric completes in exactly its analytic ideal time, to the picosecond.
+
+mod common;
+
+use common::*;
+use pfabric_core::Simulation;
+use serde_json::json;
+
+fn lone_fct(topology: serde_json::Value, scheme: serde_json::Value, src: u32, dst: u32, size: u64) -> (u64, u64) {
+    let mut sim = Simulation::new(scenario(topology, trace(&[(0.0, src, dst, size)]), scheme, 1));
+    sim.run();
+    let f = &sim.flows()[0];
+    assert!(f.finish != u64::MAX, "flow did not finish");
+    (f.finish - f.start, f.ideal_fct)
+}
+
+#[test]
+fn lone_flows_meet_the_ideal_fct_on_leaf_spine() {
+    // A window (and NIC queue) covering the whole flow lets every packet leave back to back; at or under 12
+    // packets the paper defaults suffice.
+    for scheme in [json!({"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64}),
+                   json!({"name": "pfabric", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64})] {
+        for (src, dst) in [(0, 143), (0, 1), (17, 40)] {
+            for size in [1u64, 1460, 1461, 14_600, 100_000, 2_000_000] {
+                let (fct, ideal) = lone_fct(leaf_spine(), scheme.clone(), src, dst, size);
+                assert_eq!(fct, ideal, "{scheme} {src}->{dst} size {size}");
+            }
+        }
+    }
+    for size in [1u64, 1460, 12 * 1460] {
+        let (fct, ideal) = lone_fct(leaf_spine(), json!({"name": "tcp"}), 3, 77, size);
+        assert_eq!(fct, ideal, "default window, size {size}");
+    }
+}
+
+#[test]
+fn lone_flows_meet_the_ideal_fct_on_star() {
+    for size in [1u64, 1460, 5000, 12 * 1460, 1_000_000] {
+        let (fct, ideal) = lone_fct(star(8), json!({"name": "tcp"}), 2, 5, size);
+        assert_eq!(fct, ideal, "size {size}");
+    }
+}
+
+#[test]
+fn one_packet_ideal_on_the_paper_fabric() {
+    // 2 x 1.2 us (10 Gbps) + 2 x 0.3 us (40 Gbps) + 4 x 0.2 us links + 2 x 2.5 us host delay.
+    let (fct, ideal) = lone_fct(leaf_spine(), json!({"name": "tcp"}), 0, 143, 1460);
+    assert_eq!(ideal, 8_800_000);
+    assert_eq!(fct, ideal);
+}

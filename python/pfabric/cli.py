@@ -1,0 +1,155 @@
+"""The `pfabric` command: `pfabric run SCENARIO.toml -o OUT` and `pfabric fields`.
+
+Errors a user can fix (a bad scenario, a bad argument) print one line, `pfabric: error: <message>`, and exit
+with status 2, never a traceback; Ctrl-C exits with 130. The field reference is generated from the
+scenario models, so it cannot drift from what validation accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._native import CoreUnavailable
+from .errors import ScenarioError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _UsageError(Exception):
+    """A bad command line, reported like a bad scenario: one line, status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse would print the usage block and exit by itself
+        raise _UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def _fields_reference() -> str:
+    from .describe import fields_text
+    from .scenario import Scenario
+
+    return fields_text(Scenario)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pfabric",
+        description="Packet-level simulator of pFabric and the datacenter transports it is compared with.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run",
+        help="simulate one scenario file",
+        description="Simulate one scenario; write flows.parquet, ports.parquet and summary.json to OUT.",
+        epilog=_fields_reference(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see the fields below)")
+    run.add_argument("-o", "--out", required=True, metavar="OUT", help="output folder (created if needed)")
+    run.add_argument("--seed", type=int, metavar="N", help="replace the scenario's seed")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary table")
+    run.set_defaults(handler=_run)
+
+    fields = commands.add_parser("fields", help="list every scenario field with its type, default and meaning")
+    fields.set_defaults(handler=_fields)
+    return parser
+
+
+def _fields(args: argparse.Namespace) -> int:
+    print(_fields_reference())
+    return EXIT_OK
+
+
+def _check_out_dir(out: str) -> Path:
+    """Fail before a long run, not after it, when the output folder cannot be made."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise _UsageError(f"-o {out}: is a file, expected a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except BrokenPipeError:  # `pfabric fields | head`: the reader left, nothing to report
+        sys.stderr.close()
+        return EXIT_FAILED
+    except OSError as exc:
+        raise _UsageError(f"-o {out}: cannot create the folder ({exc.strerror or exc})") from None
+    return path
+
+
+def _run(args: argparse.Namespace) -> int:
+    from . import api
+    from .scenario import Scenario
+
+    scenario = Scenario.from_toml(args.scenario)
+    if args.seed is not None:
+        scenario = scenario.with_values({"seed": args.seed})
+    out = _check_out_dir(args.out)
+    result = api.run(scenario, progress=not args.quiet)
+    paths = result.write(out)
+    if not args.quiet:
+        _print_summary(result.summary, paths)
+    return EXIT_OK
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _print_summary(summary: dict, paths: dict[str, Path]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title="normalized FCT by flow size (finished flows)", title_justify="left")
+    for header in ("size", "flows", "finished", "unfinished", "mean", "p99", "mean FCT ms"):
+        table.add_column(header, justify="left" if header == "size" else "right")
+    for label, stats in summary["bins"].items():
+        mean_fct_ms = None if stats["mean_fct_s"] is None else stats["mean_fct_s"] * 1e3
+        table.add_row(
+            label,
+            str(stats["flows"]),
+            str(stats["finished"]),
+            str(stats["unfinished"]),
+            _fmt(stats["mean_normalized_fct"]),
+            _fmt(stats["p99_normalized_fct"]),
+            _fmt(mean_fct_ms, 3),
+        )
+    console.print(table)
+    console.print(
+        f"all sizes: mean normalized FCT {_fmt(summary['mean_normalized_fct'])} over "
+        f"{summary['flows_measured']} measured of {summary['flows_total']} flows "
+        f"({summary['flows_left_out_warmup']} left out by warm-up, "
+        f"{summary['flows_left_out_cooldown']} by cool-down)",
+        markup=False,
+        highlight=False,
+    )
+    for warning in summary["warnings"]:
+        console.print(f"warning: {warning}", style="yellow", markup=False, highlight=False)
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()), markup=False, highlight=False)
+
+
+def _fail(message: str) -> None:
+    print(f"pfabric: error: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `pfabric` command; returns the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        return args.handler(args)
+    except (ScenarioError, _UsageError) as exc:
+        _fail(str(exc))
+        return EXIT_USAGE
+    except CoreUnavailable as exc:
+        _fail(str(exc))
+        return EXIT_FAILED
+    except OSError as exc:  # writing the outputs (BrokenPipeError is caught above)
+        _fail(f"{exc.filename or ''}: {exc.strerror or exc}" if exc.filename else str(exc))
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("pfabric: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

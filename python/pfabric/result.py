@@ -1,0 +1,150 @@
+"""What a run hands back: the per-flow and per-port tables, the core's counters and the summary.
+
+The core returns raw column buffers (`{"flows": {name: (dtype, bytes)}, "ports": ..., "stats": ...}`) so
+that no row is ever a Python object; here they become Arrow tables without copying, and the flow table
+gains the columns people analyse, in seconds: `start_s`, `finish_s`, `fct_s`, `ideal_fct_s`, `slowdown`
+(null where a flow did not finish). The core's integer picosecond columns stay, exact.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from . import metrics
+from .scenario import Scenario
+
+__all__ = ["RunResult", "columns_to_table", "CORE_FLOW_COLUMNS"]
+
+PS_PER_S = 1e12
+# Flow columns the core must provide for the derived columns and the summary (others pass through).
+CORE_FLOW_COLUMNS = ("size_bytes", "start_ps", "finish_ps", "ideal_fct_ps", "finished")
+
+
+def columns_to_table(columns: dict[str, tuple[str, Any]]) -> pa.Table:
+    """Arrow table from `{name: (numpy dtype string, raw bytes)}`; dtype "str" carries a list of str."""
+    arrays = {}
+    for name, (dtype, data) in columns.items():
+        if dtype == "str":
+            arrays[name] = pa.array(list(data), type=pa.string())
+        else:
+            arrays[name] = pa.array(np.frombuffer(data, dtype=np.dtype(dtype)))
+    return pa.table(arrays)
+
+
+def _seconds(ps: np.ndarray) -> np.ndarray:
+    return ps.astype(np.float64) / PS_PER_S
+
+
+def with_derived_columns(flows: pa.Table) -> pa.Table:
+    """The core's flow table plus the columns in seconds, and `finished` as a boolean."""
+    missing = [name for name in CORE_FLOW_COLUMNS if name not in flows.column_names]
+    if missing:
+        raise RuntimeError(
+            f"the core's flow table lacks {missing} (has {flows.column_names}); core and Python front end "
+            "disagree on the column contract (see pfabric.result.CORE_FLOW_COLUMNS)"
+        )
+    finished = flows.column("finished").to_numpy().astype(bool)
+    start_ps = flows.column("start_ps").to_numpy().astype(np.uint64)
+    finish_ps = flows.column("finish_ps").to_numpy().astype(np.uint64)
+    # Subtract in integers: exact, and never a wrapped value (unfinished rows are masked to 0 first).
+    fct_ps = np.where(finished, finish_ps, start_ps) - start_ps
+    unfinished = ~finished
+    flows = flows.set_column(flows.column_names.index("finished"), "finished", pa.array(finished))
+    derived = {
+        "start_s": pa.array(_seconds(start_ps)),
+        "finish_s": pa.array(_seconds(finish_ps), mask=unfinished),
+        "fct_s": pa.array(_seconds(fct_ps), mask=unfinished),
+        "ideal_fct_s": pa.array(_seconds(flows.column("ideal_fct_ps").to_numpy())),
+    }
+    for name, array in derived.items():
+        flows = flows.append_column(name, array)
+    return flows.append_column("slowdown", pa.array(metrics.normalized_fct(flows), mask=unfinished))
+
+
+@dataclass
+class RunResult:
+    """One finished run: tables, counters, summary, and the scenario that produced them."""
+
+    scenario: Scenario
+    flows: pa.Table
+    ports: pa.Table
+    stats: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_core(cls, raw: dict, scenario: Scenario) -> RunResult:
+        """Build from what `pfabric._core.run` returns and compute the summary."""
+        flows = with_derived_columns(columns_to_table(raw["flows"]))
+        ports = columns_to_table(raw.get("ports") or {})
+        out = scenario.output
+        summary = metrics.summarize(flows, out.warmup_fraction, out.cooldown_fraction)
+        return cls(scenario=scenario, flows=flows, ports=ports, stats=dict(raw.get("stats") or {}), summary=summary)
+
+    def to_polars(self, table: str = "flows"):
+        """The flow (or port) table as a polars DataFrame (polars is optional)."""
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError("RunResult.to_polars needs polars: pip install 'pfabric[polars]'") from None
+        return pl.from_arrow({"flows": self.flows, "ports": self.ports}[table])
+
+    def summary_document(self) -> dict:
+        """What summary.json holds: the summary, the core's counters, the scenario and its hash."""
+        from . import __version__
+
+        return _json_safe(
+            {
+                "pfabric_version": __version__,
+                "scenario_hash": self.scenario.canonical_hash(),
+                "summary": self.summary,
+                "stats": self.stats,
+                "scenario": self.scenario.model_dump(mode="json"),
+            }
+        )
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write flows.parquet, ports.parquet and summary.json (last), each atomically; return their paths.
+
+        Each file appears whole or not at all (temp name in the same folder, then `os.replace`), and
+        summary.json is written last, so its presence marks a complete output folder.
+        """
+        import pyarrow.parquet as pq
+
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = {name: out / name for name in ("flows.parquet", "ports.parquet", "summary.json")}
+        _atomic(paths["flows.parquet"], lambda tmp: pq.write_table(self.flows, tmp, compression="zstd"))
+        _atomic(paths["ports.parquet"], lambda tmp: pq.write_table(self.ports, tmp, compression="zstd"))
+        text = json.dumps(self.summary_document(), indent=2, allow_nan=False) + "\n"
+        _atomic(paths["summary.json"], lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        return paths
+
+
+def _atomic(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _json_safe(value: Any) -> Any:
+    """Plain JSON values: numpy scalars to Python, NaN and infinities to null."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -1,0 +1,556 @@
+"""A scenario: one simulation run, typed and validated before the core sees it.
+
+A scenario has the sections of DESIGN section 7: `topology`, `workload`, `scheme`, `output`, `run`, plus
+`seed`. Every field has a default, the pFabric paper's set-up (DESIGN section 4), so a useful scenario is a
+few lines of TOML. Units are in the names (`_gbps`, `_us`, `_s`, `_bytes`, `_pkts`).
+
+Everything a user can get wrong is caught here and reported as a one-line `ScenarioError` naming the field,
+the value and what is allowed, so that the core can assume well-formed input; files a scenario points at
+(a CDF, a trace) are read and checked at validation time too. The core still re-checks what it relies on,
+and whatever it rejects comes back as a `ScenarioError` through `pfabric.run`.
+
+`to_core_json()` is the only thing the core reads: plain numbers and arrays, no paths, so that the core
+never opens a file a user chose (DESIGN section 1).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PrivateAttr,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from . import workloads
+from ._native import scheme_names, scheme_override_keys
+from ._translate import translate
+from .errors import ScenarioError
+
+__all__ = [
+    "Scenario",
+    "LeafSpine",
+    "Star",
+    "FatTree",
+    "Dumbbell",
+    "Topology",
+    "Poisson",
+    "Trace",
+    "Workload",
+    "Scheme",
+    "Output",
+    "Run",
+]
+
+
+# --- value types ------------------------------------------------------------------------------------------
+
+
+def _number_only(value: Any) -> Any:
+    """Refuse what pydantic's lax mode would coerce into a number: `true` or the string "10"."""
+    if isinstance(value, (bool, str)):
+        raise ValueError("not a number")
+    return value
+
+
+_Number = BeforeValidator(_number_only)
+PositiveInt = Annotated[int, _Number, Field(gt=0)]
+Rate = Annotated[float, _Number, Field(gt=0)]
+Delay = Annotated[float, _Number, Field(ge=0)]
+PositiveFloat = Annotated[float, _Number, Field(gt=0)]
+Fraction = Annotated[float, _Number, Field(ge=0, lt=0.5)]
+Routing = Literal["spray", "ecmp"]
+
+
+class _Section(BaseModel):
+    """Shared behaviour: unknown keys are errors, floats are finite, and errors are `ScenarioError`s."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise translate(exc, type(self)) from None
+
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any):
+        try:
+            return super().model_validate(obj, **kwargs)
+        except ValidationError as exc:
+            raise translate(exc, cls) from None
+
+    @classmethod
+    def model_validate_json(cls, json_data: Any, **kwargs: Any):
+        try:
+            return super().model_validate_json(json_data, **kwargs)
+        except ValidationError as exc:
+            raise translate(exc, cls) from None
+
+    @classmethod
+    def allowed_for(cls, name: str) -> str | None:
+        """What a field accepts, in words, where its type alone does not say it (see `describe`)."""
+        return None
+
+
+def _base_dir(info: ValidationInfo) -> str | None:
+    """Relative paths in a scenario file are relative to that file (`from_toml` passes its folder)."""
+    return (info.context or {}).get("base_dir")
+
+
+# Field definitions shared by the topologies (one wording for one meaning).
+def _host_rate() -> Any:
+    return Field(10.0, description="Rate of each host's access link, both directions (paper: 10 Gbps).")
+
+
+def _link_delay() -> Any:
+    return Field(0.2, description="Propagation delay of every link (paper: 0.2 us).")
+
+
+def _host_delay() -> Any:
+    return Field(
+        2.5,
+        description="Extra delay each time a packet crosses a host's access link, standing for the host's "
+        "stack (paper: 2.5 us; with 0.2 us links the unloaded RTT across a leaf-spine is 14.6 us).",
+    )
+
+
+def _routing() -> Any:
+    return Field(
+        "spray",
+        description="How packets pick among equal-cost paths: spray = per packet at random (paper), "
+        "ecmp = one path per flow by hash.",
+    )
+
+
+# --- topology ---------------------------------------------------------------------------------------------
+
+
+class LeafSpine(_Section):
+    """Two-tier leaf-spine fabric: every leaf connects to every spine (the paper's 144-host fabric)."""
+
+    kind: Literal["leaf-spine"] = Field("leaf-spine", description="A two-tier leaf-spine fabric.")
+    leaves: PositiveInt = Field(9, description="Number of leaf (top-of-rack) switches.")
+    hosts_per_leaf: PositiveInt = Field(16, description="Hosts attached to each leaf.")
+    spines: PositiveInt = Field(4, description="Number of spine switches; each links to every leaf.")
+    host_rate_gbps: Rate = _host_rate()
+    core_rate_gbps: Rate = Field(40.0, description="Rate of each leaf-spine link (paper: 40 Gbps).")
+    link_delay_us: Delay = _link_delay()
+    host_delay_us: Delay = _host_delay()
+    routing: Routing = _routing()
+
+    @property
+    def hosts(self) -> int:
+        return self.leaves * self.hosts_per_leaf
+
+    @model_validator(mode="after")
+    def _two_hosts(self) -> LeafSpine:
+        if self.hosts < 2:
+            raise ScenarioError(
+                "hosts_per_leaf", self.hosts_per_leaf, "expected leaves x hosts_per_leaf >= 2 (a fabric of 2+ hosts)"
+            )
+        return self
+
+
+class Star(_Section):
+    """One switch with every host attached to it: no path diversity, the simplest fabric."""
+
+    kind: Literal["star"] = Field("star", description="All hosts on one switch.")
+    hosts: Annotated[int, _Number] = Field(145, ge=2, description="Number of hosts attached to the switch.")
+    host_rate_gbps: Rate = _host_rate()
+    link_delay_us: Delay = _link_delay()
+    host_delay_us: Delay = _host_delay()
+    routing: Routing = _routing()
+
+
+class FatTree(_Section):
+    """Three-tier k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores."""
+
+    kind: Literal["fat-tree"] = Field("fat-tree", description="A k-ary fat tree (k^3/4 hosts).")
+    k: Annotated[int, _Number] = Field(4, ge=2, description="Switch radix: k pods, k/2 hosts per edge switch, k^3/4 hosts in all.")
+    host_rate_gbps: Rate = _host_rate()
+    core_rate_gbps: Rate = Field(40.0, description="Rate of every switch-to-switch link.")
+    link_delay_us: Delay = _link_delay()
+    host_delay_us: Delay = _host_delay()
+    routing: Routing = _routing()
+
+    @classmethod
+    def allowed_for(cls, name: str) -> str | None:
+        return "expected an even integer >= 2" if name == "k" else None
+
+    @field_validator("k")
+    @classmethod
+    def _k_even(cls, value: int) -> int:
+        if value % 2:
+            raise ValueError("k must be even")
+        return value
+
+    @property
+    def hosts(self) -> int:
+        return self.k**3 // 4
+
+
+class Dumbbell(_Section):
+    """Two switches joined by one bottleneck link, hosts on each side: the classic congestion test bed."""
+
+    kind: Literal["dumbbell"] = Field("dumbbell", description="Two switches joined by one bottleneck link.")
+    hosts_per_side: PositiveInt = Field(8, description="Hosts attached to each of the two switches.")
+    host_rate_gbps: Rate = _host_rate()
+    bottleneck_rate_gbps: Rate = Field(10.0, description="Rate of the link between the two switches.")
+    link_delay_us: Delay = _link_delay()
+    host_delay_us: Delay = _host_delay()
+    routing: Routing = _routing()
+
+    @property
+    def hosts(self) -> int:
+        return 2 * self.hosts_per_side
+
+
+def _kind_or(default: str):
+    """Discriminator that lets a section leave out `kind` (it then takes the section's default kind)."""
+
+    def pick(value: Any) -> Any:
+        if isinstance(value, dict):
+            kind = value.get("kind", default)
+            return kind if isinstance(kind, str) else repr(kind)
+        return getattr(value, "kind", None)
+
+    return pick
+
+
+Topology = Annotated[
+    Union[
+        Annotated[LeafSpine, Tag("leaf-spine")],
+        Annotated[Star, Tag("star")],
+        Annotated[FatTree, Tag("fat-tree")],
+        Annotated[Dumbbell, Tag("dumbbell")],
+    ],
+    Discriminator(_kind_or("leaf-spine")),
+]
+
+
+# --- workload ---------------------------------------------------------------------------------------------
+
+
+class Poisson(_Section):
+    """Flows arrive as a Poisson process at a given load, sizes drawn from an empirical CDF.
+
+    The load is defined once, in the core (DESIGN section 3): a fraction of host access-link capacity in
+    wire bytes, sources and destinations drawn uniformly with source != destination.
+    """
+
+    kind: Literal["poisson"] = Field("poisson", description="Poisson arrivals at a load.")
+    cdf: str = Field(
+        "websearch",
+        description="Flow-size distribution: a packaged name or the path of a CSV with header size_bytes,cdf "
+        "(relative to the scenario file).",
+    )
+    cdf_interpolation: Literal["linear", "step"] | None = Field(
+        None,
+        description="How to read the CDF: linear (interpolate between rows) or step (each row an atom). "
+        "Unset: step for the netbench *_discrete files, linear otherwise.",
+    )
+    load: Annotated[float, _Number] = Field(
+        0.6, gt=0, lt=1, description="Offered load: fraction of host access-link capacity, in wire bytes."
+    )
+    flows: PositiveInt | None = Field(
+        1000, description="Number of flows to generate (set either flows or duration_s, not both)."
+    )
+    duration_s: PositiveFloat | None = Field(
+        None, description="Generate arrivals for this long instead of a flow count (unsets flows)."
+    )
+
+    _cdf: workloads.Cdf = PrivateAttr()
+
+    @classmethod
+    def allowed_for(cls, name: str) -> str | None:
+        if name == "cdf":
+            names = ", ".join(workloads.packaged_cdfs())
+            return f"expected a packaged CDF name ({names}) or the path of a CSV with header size_bytes,cdf"
+        return None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _duration_replaces_flows(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("duration_s") is not None and "flows" not in data:
+            data = {**data, "flows": None}
+        return data
+
+    @field_validator("cdf")
+    @classmethod
+    def _absolute_cdf_path(cls, value: str, info: ValidationInfo) -> str:
+        if value in workloads.packaged_cdfs():
+            return value
+        path = workloads.resolve_path(value, _base_dir(info))
+        if not path.is_file():
+            reason = "no such file" if not path.exists() else "not a file"
+            raise ScenarioError("", value, f"{cls.allowed_for('cdf')} ({reason}: {path})")
+        return str(path)
+
+    @model_validator(mode="after")
+    def _one_size_and_readable_cdf(self) -> Poisson:
+        if self.flows is None and self.duration_s is None:
+            raise ScenarioError("flows", None, "expected a flow count, or set duration_s instead")
+        if self.flows is not None and self.duration_s is not None:
+            raise ScenarioError(
+                "duration_s", self.duration_s, f"expected flows or duration_s, not both (flows is {self.flows})"
+            )
+        self._cdf = workloads.load_cdf(self.cdf, "cdf", interpolation=self.cdf_interpolation)
+        return self
+
+    @property
+    def cdf_data(self) -> workloads.Cdf:
+        """The checked distribution, loaded once at validation."""
+        return self._cdf
+
+    def to_core(self) -> dict:
+        return {
+            "kind": "poisson",
+            "load": self.load,
+            "flows": self.flows,
+            "duration_s": self.duration_s,
+            "cdf": self._cdf.to_core(),
+        }
+
+
+class Trace(_Section):
+    """Flows replayed from a CSV file `start_s,src,dst,size_bytes[,deadline_s]` (header required)."""
+
+    kind: Literal["trace"] = Field("trace", description="Flows replayed from a CSV file.")
+    path: str = Field(
+        description="CSV with header start_s,src,dst,size_bytes[,deadline_s] (relative to the scenario file); "
+        "hosts are indices in [0, hosts), deadline_s counts from start_s.",
+        json_schema_extra={"allowed": "expected the path of a CSV file with header start_s,src,dst,size_bytes"},
+    )
+
+    _flows: workloads.Trace | None = PrivateAttr(default=None)
+
+    @field_validator("path")
+    @classmethod
+    def _absolute_path(cls, value: str, info: ValidationInfo) -> str:
+        path = workloads.resolve_path(value, _base_dir(info))
+        if not path.is_file():
+            reason = "no such file" if not path.exists() else "not a file"
+            raise ScenarioError("", value, f"expected the path of a CSV flow trace ({reason}: {path})")
+        return str(path)
+
+    def read(self, hosts: int) -> workloads.Trace:
+        """Read and check the trace against a fabric of `hosts` hosts (the scenario does this once)."""
+        self._flows = workloads.load_trace(self.path, hosts, "path")
+        return self._flows
+
+    def to_core(self) -> dict:
+        if self._flows is None:
+            raise RuntimeError("trace not loaded: validate it through a Scenario")
+        return {"kind": "trace", **self._flows.to_core()}
+
+
+Workload = Annotated[
+    Union[Annotated[Poisson, Tag("poisson")], Annotated[Trace, Tag("trace")]],
+    Discriminator(_kind_or("poisson")),
+]
+
+
+# --- scheme, output, run ----------------------------------------------------------------------------------
+
+
+class Scheme(_Section):
+    """The transport and switch discipline under test; an override left unset keeps the paper's value.
+
+    Overrides left unset are not sent: the core applies the scheme's paper default (DESIGN section 4), so
+    the defaults live in one place.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True, allow_inf_nan=False)
+
+    name: str = Field("pfabric", description="Scheme to simulate; the core lists what it runs.")
+    queue_bytes: PositiveInt | None = Field(None, description="Buffer per switch port, bytes.")
+    init_cwnd_pkts: PositiveInt | None = Field(None, description="Initial congestion window, packets.")
+    max_cwnd_pkts: PositiveInt | None = Field(None, description="Largest congestion window, packets.")
+    min_rto_us: PositiveFloat | None = Field(None, description="Lower bound of the retransmission timeout.")
+    rto_us: PositiveFloat | None = Field(None, description="Fixed retransmission timeout (pFabric: no backoff).")
+    ecn_threshold_bytes: PositiveInt | None = Field(None, description="DCTCP: mark ECN above this queue length.")
+    dctcp_g: Annotated[float, _Number] | None = Field(None, gt=0, le=1, description="DCTCP: gain of the marked-fraction average.")
+    probe_after_timeouts: Annotated[int, _Number] | None = Field(
+        None, ge=0, description="pFabric: enter probe mode after this many consecutive timeouts."
+    )
+    priority: str | None = Field(None, description="pFabric: what sets a packet's priority (the core lists them).")
+
+    @classmethod
+    def allowed_for(cls, name: str) -> str | None:
+        if name == "name":
+            return "expected one of " + ", ".join(repr(n) for n in scheme_names())
+        return None
+
+    @classmethod
+    def override_keys(cls) -> tuple[str, ...]:
+        """Every override a scenario may set: the typed fields here plus any the core declares."""
+        typed = tuple(name for name in cls.model_fields if name != "name")
+        return typed + tuple(k for k in scheme_override_keys() if k not in typed)
+
+    @field_validator("name")
+    @classmethod
+    def _known_name(cls, value: str) -> str:
+        if value not in scheme_names():
+            raise ValueError("unknown scheme")
+        return value
+
+    @model_validator(mode="after")
+    def _known_overrides(self) -> Scheme:
+        allowed = self.override_keys()
+        for key, value in (self.model_extra or {}).items():
+            if key not in allowed:
+                raise ScenarioError(
+                    key, value, f"{self.name!r} has no parameter {key!r}; overrides are: {', '.join(allowed)}"
+                )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _set_only(self, handler):
+        """Dump only what the user set: an unset override means the core's paper default."""
+        return {key: value for key, value in handler(self).items() if value is not None}
+
+
+class Output(_Section):
+    """What the summary statistics cover (the per-flow table always has every flow)."""
+
+    warmup_fraction: Fraction = Field(
+        0.0, description="Leave out of the statistics the flows that start in this first fraction of arrivals."
+    )
+    cooldown_fraction: Fraction = Field(
+        0.0, description="Leave out of the statistics the flows that start in this last fraction of arrivals."
+    )
+
+
+class Run(_Section):
+    """Limits of the simulation itself."""
+
+    max_sim_time_s: PositiveFloat | None = Field(
+        None,
+        description="Stop at this simulated time; flows not done are reported unfinished. "
+        "Unset: run until every flow finishes.",
+    )
+
+
+# --- scenario ---------------------------------------------------------------------------------------------
+
+
+class Scenario(_Section):
+    """One simulation run. Build it with `from_toml`, `from_dict` or `model_validate`."""
+
+    seed: Annotated[int, _Number] = Field(
+        1, ge=0, lt=2**63, description="Seed of every random stream: same scenario and seed, same results."
+    )
+    topology: Topology = Field(default_factory=LeafSpine, description="The fabric.")
+    workload: Workload = Field(default_factory=Poisson, description="Where flows come from.")
+    scheme: Scheme = Field(default_factory=Scheme, description="Transport and switch discipline.")
+    output: Output = Field(default_factory=Output, description="What the statistics cover.")
+    run: Run = Field(default_factory=Run, description="Simulation limits.")
+
+    @classmethod
+    def allowed_for(cls, name: str) -> str | None:
+        return "expected an integer in [0, 2**63)" if name == "seed" else None
+
+    @model_validator(mode="after")
+    def _trace_fits_topology(self) -> Scenario:
+        if isinstance(self.workload, Trace):
+            try:
+                self.workload.read(self.topology.hosts)
+            except ScenarioError as exc:
+                raise exc.at("workload") from None
+        return self
+
+    # construction
+
+    @classmethod
+    def from_dict(cls, data: dict, base_dir: str | Path | None = None) -> Scenario:
+        """A scenario from plain data (as parsed TOML); relative paths are taken from `base_dir` or the cwd."""
+        return cls.model_validate(data, context={"base_dir": None if base_dir is None else str(base_dir)})
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Scenario:
+        """A scenario from a TOML file; paths inside it are relative to the file's folder."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ScenarioError.plain(str(path), "no such scenario file") from None
+        except IsADirectoryError:
+            raise ScenarioError.plain(str(path), "is a directory, expected a scenario TOML file") from None
+        except UnicodeDecodeError:
+            raise ScenarioError.plain(str(path), "is not UTF-8 text, expected a scenario TOML file") from None
+        except OSError as exc:
+            raise ScenarioError.plain(str(path), f"cannot read the scenario file ({exc.strerror or exc})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
+        return cls.from_dict(data, base_dir=path.absolute().parent)
+
+    def with_values(self, values: dict[str, Any]) -> Scenario:
+        """A validated copy with dotted fields replaced, e.g. `{"workload.load": 0.8}` (for sweeps and --seed)."""
+        data = self.model_dump(mode="python")
+        for dotted, value in values.items():
+            *parents, leaf = dotted.split(".")
+            target = data
+            for key in parents:
+                target = target.setdefault(key, {})
+                if not isinstance(target, dict):
+                    raise ScenarioError(dotted, value, f"expected {key} to be a section")
+            target[leaf] = value
+        return type(self).from_dict(data)
+
+    # what leaves Python
+
+    def to_core_dict(self) -> dict:
+        """The core's input as plain data: units converted, files read, only user-set scheme overrides."""
+        return {
+            "seed": self.seed,
+            "topology": self.topology.model_dump(mode="json"),
+            "workload": self.workload.to_core(),
+            "scheme": self.scheme.model_dump(mode="json"),
+            "run": self.run.model_dump(mode="json"),
+        }
+
+    def to_core_json(self) -> str:
+        """The JSON string `pfabric._core.run` consumes."""
+        return json.dumps(self.to_core_dict(), allow_nan=False, separators=(",", ":"))
+
+    def canonical_json(self) -> str:
+        """The scenario as canonical JSON (sorted keys, no spaces): equal scenarios give equal text."""
+        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+    def canonical_hash(self) -> str:
+        """sha256 of the canonical JSON, plus the content of any user file it names.
+
+        A results store keys runs by this hash; hashing the content of a trace or CDF file too means an
+        edited file is a new scenario, not a stale cache hit.
+        """
+        digest = hashlib.sha256(self.canonical_json().encode())
+        for path in self._user_files():
+            digest.update(b"\0" + path.encode() + b"\0" + hashlib.sha256(Path(path).read_bytes()).digest())
+        return digest.hexdigest()
+
+    def _user_files(self) -> list[str]:
+        if isinstance(self.workload, Trace):
+            return [self.workload.path]
+        if self.workload.cdf not in workloads.packaged_cdfs():
+            return [self.workload.cdf]
+        return []
+
+    @property
+    def hosts(self) -> int:
+        """Number of hosts of the topology."""
+        return self.topology.hosts
