@@ -22,4 +22,4 @@ try:
 except _metadata.PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["run", "load_scenario", "Scenario", "ScenarioError", "RunResult", "__version__"]
+__all__ = ["RunResult", "Scenario", "ScenarioError", "__version__", "load_scenario", "run"]

@@ -7,9 +7,11 @@ core goes through `core()`, which turns a missing build into one clear message.
 from __future__ import annotations
 
 import importlib
+import json
 from types import ModuleType
+from typing import Any
 
-__all__ = ["CoreUnavailable", "core", "scheme_names", "scheme_override_keys", "FALLBACK_SCHEMES"]
+__all__ = ["FALLBACK_SCHEMES", "CoreUnavailable", "core", "scheme_defaults", "scheme_names"]
 
 # The schemes every build of the core runs; used only when the extension cannot be imported (pure-Python tests).
 FALLBACK_SCHEMES = ("tcp", "dctcp", "pfabric", "pfabric-linerate")
@@ -45,9 +47,15 @@ def scheme_names() -> tuple[str, ...]:
     return tuple(module.scheme_names())
 
 
-def scheme_override_keys() -> tuple[str, ...]:
-    """Extra override keys the core declares beyond the typed ones of `Scheme` (none if it declares none)."""
+def _defaults_json(name: str) -> str | None:
     module = _optional_core()
-    if module is None or not hasattr(module, "scheme_override_keys"):
-        return ()
-    return tuple(module.scheme_override_keys())
+    if module is None or not hasattr(module, "scheme_defaults_json"):
+        return None
+    return module.scheme_defaults_json(name)
+
+
+def scheme_defaults(name: str) -> dict[str, Any] | None:
+    """The paper parameters of a scheme as the core applies them (user units); None if unknown to the
+    core or if the core is not built. Its keys are the overrides that scheme accepts."""
+    text = _defaults_json(name)
+    return None if text is None else json.loads(text)

@@ -32,14 +32,20 @@ def translate(exc: ValidationError, root: type[BaseModel]) -> ScenarioError:
         return inner.at(path)
     if kind == "extra_forbidden":
         section = ".".join(names[:-1]) or "the scenario"
-        kind_text = f" (kind {parent.model_fields['kind'].default!r})" if "kind" in parent.model_fields else ""
+        kind_text = (
+            f" (kind {parent.model_fields['kind'].default!r})" if "kind" in parent.model_fields else ""
+        )
         fields = ", ".join(parent.model_fields)
-        return ScenarioError(path, value, f"{section}{kind_text} has no field {name!r}; its fields are: {fields}")
+        return ScenarioError(
+            path, value, f"{section}{kind_text} has no field {name!r}; its fields are: {fields}"
+        )
     if kind == "union_tag_invalid":
         shown = value.get("kind", ctx.get("tag")) if isinstance(value, dict) else ctx.get("tag")
         return ScenarioError(_join(path, "kind"), shown, f"expected one of {ctx.get('expected_tags')}")
     if kind in _NOT_A_TABLE:
-        return ScenarioError(path or "scenario", value, f"expected a table of fields ([{path or 'scenario'}])")
+        return ScenarioError(
+            path or "scenario", value, f"expected a table of fields ([{path or 'scenario'}])"
+        )
     if kind == "missing":
         value = MISSING
     if parent is not None and name in parent.model_fields:

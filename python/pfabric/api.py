@@ -17,7 +17,7 @@ from .errors import ScenarioError
 from .result import RunResult
 from .scenario import Scenario
 
-__all__ = ["run", "load_scenario", "as_scenario"]
+__all__ = ["as_scenario", "load_scenario", "run"]
 
 Progress = Callable[[dict], Any]
 

@@ -55,7 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary table")
     run.set_defaults(handler=_run)
 
-    fields = commands.add_parser("fields", help="list every scenario field with its type, default and meaning")
+    fields = commands.add_parser(
+        "fields", help="list every scenario field with its type, default and meaning"
+    )
     fields.set_defaults(handler=_fields)
     return parser
 
@@ -91,19 +93,35 @@ def _run(args: argparse.Namespace) -> int:
     result = api.run(scenario, progress=not args.quiet)
     paths = result.write(out)
     if not args.quiet:
-        _print_summary(result.summary, paths)
+        _print_summary(_describe_run(scenario), result.summary, paths)
     return EXIT_OK
+
+
+def _describe_run(scenario) -> str:
+    """One line saying what ran, load included (DESIGN section 5: show the load in every output)."""
+    topology, workload = scenario.topology, scenario.workload
+    if workload.kind == "poisson":
+        size = (
+            f"{workload.flows} flows"
+            if workload.flows is not None
+            else f"{workload.duration_s} s of arrivals"
+        )
+        what = f"poisson {workload.cdf} at load {workload.load}, {size}"
+    else:
+        what = f"trace {workload.path}"
+    return f"{scenario.scheme.name} on {topology.kind} ({topology.hosts} hosts): {what}, seed {scenario.seed}"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _print_summary(summary: dict, paths: dict[str, Path]) -> None:
+def _print_summary(title: str, summary: dict, paths: dict[str, Path]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    console.print(title, markup=False, highlight=False)
     table = Table(title="normalized FCT by flow size (finished flows)", title_justify="left")
     for header in ("size", "flows", "finished", "unfinished", "mean", "p99", "mean FCT ms"):
         table.add_column(header, justify="left" if header == "size" else "right")

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-__all__ = ["allowed_text", "type_text", "section_models", "FieldDoc", "field_docs", "fields_text"]
+__all__ = ["FieldDoc", "allowed_text", "field_docs", "fields_text", "section_models", "type_text"]
 
 _NOUNS = {int: ("integer", "an integer"), float: ("number", "a number"), str: ("string", "a string")}
 _NOUNS[bool] = ("boolean", "true or false")
@@ -90,11 +90,16 @@ def _bounds_text(bounds: dict[str, float]) -> str:
 
 def _phrase(shape: _Shape, article: bool) -> str:
     if shape.choices:
-        text = ("one of " if article else "") + (", " if article else " | ").join(repr(c) for c in shape.choices)
+        text = ("one of " if article else "") + (", " if article else " | ").join(
+            repr(c) for c in shape.choices
+        )
     elif shape.models:
         text = "a table" if article else "table"
     else:
-        nouns = [_NOUNS.get(base, (base.__name__, f"a {base.__name__}"))[1 if article else 0] for base in shape.bases]
+        nouns = [
+            _NOUNS.get(base, (base.__name__, f"a {base.__name__}"))[1 if article else 0]
+            for base in shape.bases
+        ]
         text = " or ".join(nouns) + _bounds_text(shape.bounds)
     if shape.nullable:
         text += ", or leave it unset" if article else " (optional)"
@@ -140,7 +145,12 @@ class FieldDoc:
     section_doc: str = ""  # first line of the section model's docstring
 
 
-def _default_text(info: FieldInfo) -> str:
+def _default_text(model: type[BaseModel], name: str) -> str:
+    hook = getattr(model, "default_for", None)
+    text = hook(name) if hook else None
+    if text is not None:
+        return text
+    info = model.model_fields[name]
     if info.default is PydanticUndefined:
         return "required" if info.default_factory is None else "[section]"
     if info.default is None:
@@ -157,7 +167,9 @@ def field_docs(root: type[BaseModel]) -> list[FieldDoc]:
             docs.append(_doc(root, name, name, ""))
             continue
         for number, (tag, model) in enumerate(models.items()):
-            section = f"[{name}]" + (f' kind = "{tag}"' + ("  (the default)" if number == 0 else "") if tag else "")
+            section = f"[{name}]" + (
+                f' kind = "{tag}"' + ("  (the default)" if number == 0 else "") if tag else ""
+            )
             for sub in model.model_fields:
                 if not (tag and sub == "kind"):  # the section header says it
                     docs.append(_doc(model, sub, f"{name}.{sub}", section))
@@ -171,7 +183,7 @@ def _doc(model: type[BaseModel], name: str, path: str, section: str) -> FieldDoc
         path=path,
         section=section,
         type=type_text(model, name),
-        default=_default_text(info),
+        default=_default_text(model, name),
         description=(info.description or "").strip(),
         allowed=_hook(model, name) or "",
     )
@@ -192,14 +204,21 @@ def fields_text(root: type[BaseModel], width: int = 110) -> str:
             lines.append("")
             if section:
                 lines.append(section)
-                lines.extend(textwrap.wrap(doc.section_doc, width=width, initial_indent="  # ", subsequent_indent="  # "))
+                lines.extend(
+                    textwrap.wrap(
+                        doc.section_doc, width=width, initial_indent="  # ", subsequent_indent="  # "
+                    )
+                )
         name = doc.path.split(".")[-1]
         indent = "  " if section else ""
         lines.append(f"{indent}{name:<22} {doc.type:<32} default {doc.default}")
         text = doc.description
         if doc.allowed:
             text += f" Allowed: {doc.allowed.removeprefix('expected ')}."
-        wrap = {"initial_indent": indent + "    ", "subsequent_indent": indent + "    ", "break_on_hyphens": False}
+        wrap = {
+            "initial_indent": indent + "    ",
+            "subsequent_indent": indent + "    ",
+            "break_on_hyphens": False,
+        }
         lines.extend(textwrap.wrap(text, width=width, **wrap))
     return "\n".join(lines)
-

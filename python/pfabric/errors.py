@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ScenarioError", "MISSING"]
+__all__ = ["MISSING", "ScenarioError"]
 
 
 class _Missing:

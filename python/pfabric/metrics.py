@@ -5,6 +5,7 @@ Definitions (DESIGN section 3), one function each:
 - `size_bin`: (0,100KB], (100KB,10MB], (10MB,inf) on the flow's size in bytes, KB = 1e3 and MB = 1e6 bytes.
 - `measured_mask`: warm-up and cool-down leave out flows that start in the first / last fraction of the
   arrival period (first to last start time); the summary says how many.
+- `deadlines`: the share of measured flows with a deadline that finished by it.
 - `summarize`: statistics over the measured flows that finished, next to the count of those that did not,
   with a warning whenever the averages leave flows out (DESIGN section 5: finished-only averages hide
   overload).
@@ -21,10 +22,11 @@ import pyarrow.compute as pc
 
 __all__ = [
     "SIZE_BINS",
-    "size_bin",
-    "normalized_fct",
+    "deadlines",
     "left_out",
     "measured_mask",
+    "normalized_fct",
+    "size_bin",
     "summarize",
 ]
 
@@ -65,7 +67,9 @@ def normalized_fct(table: pa.Table) -> np.ndarray:
     return out
 
 
-def left_out(start_s: np.ndarray, warmup_fraction: float, cooldown_fraction: float) -> tuple[np.ndarray, np.ndarray]:
+def left_out(
+    start_s: np.ndarray, warmup_fraction: float, cooldown_fraction: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Flows starting in the warm-up (first fraction of the arrival period) and in the cool-down (last)."""
     start_s = np.asarray(start_s, dtype=np.float64)
     if len(start_s) == 0:
@@ -73,7 +77,9 @@ def left_out(start_s: np.ndarray, warmup_fraction: float, cooldown_fraction: flo
     first, last = start_s.min(), start_s.max()
     span = last - first
     warm = start_s < first + warmup_fraction * span if warmup_fraction > 0 else np.zeros(len(start_s), bool)
-    cool = start_s > last - cooldown_fraction * span if cooldown_fraction > 0 else np.zeros(len(start_s), bool)
+    cool = (
+        start_s > last - cooldown_fraction * span if cooldown_fraction > 0 else np.zeros(len(start_s), bool)
+    )
     return warm, cool & ~warm
 
 
@@ -81,6 +87,18 @@ def measured_mask(start_s: np.ndarray, warmup_fraction: float, cooldown_fraction
     """Which flows count in the statistics: those starting outside the warm-up and cool-down fractions."""
     warm, cool = left_out(start_s, warmup_fraction, cooldown_fraction)
     return ~(warm | cool)
+
+
+def deadlines(table: pa.Table, measured: np.ndarray) -> dict | None:
+    """Among measured flows with a deadline, how many finished by it (an unfinished flow missed it)."""
+    if "deadline_met" not in table.column_names:
+        return None
+    column = table.column("deadline_met")
+    has = pc.is_valid(column).to_numpy(zero_copy_only=False) & measured
+    if not has.any():
+        return None
+    met = pc.fill_null(column, False).to_numpy(zero_copy_only=False) & has
+    return {"flows": int(has.sum()), "met": int(met.sum()), "met_fraction": float(met.sum() / has.sum())}
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -133,6 +151,7 @@ def summarize(table: pa.Table, warmup_fraction: float = 0.0, cooldown_fraction: 
         "p99_normalized_fct_small": per_bin[SMALL]["p99_normalized_fct"],
         "unfinished_by_bin": {label: stats["unfinished"] for label, stats in per_bin.items()},
         "bins": per_bin,
+        "deadlines": deadlines(table, measured),
     }
     summary["warnings"] = _warnings(summary)
     return summary

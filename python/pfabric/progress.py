@@ -7,7 +7,7 @@ stderr so that stdout stays clean for the summary (and for pipes).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 __all__ = ["ProgressBar"]
 
@@ -40,11 +40,11 @@ class ProgressBar:
         )
         self._task = self._progress.add_task(description, total=None, sim_ms=0.0)
 
-    def __enter__(self) -> ProgressBar:
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 
-    def __exit__(self, *exc_info: Any) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self._progress.stop()
 
     def __call__(self, info: dict) -> None:

@@ -3,7 +3,8 @@
 The core returns raw column buffers (`{"flows": {name: (dtype, bytes)}, "ports": ..., "stats": ...}`) so
 that no row is ever a Python object; here they become Arrow tables without copying, and the flow table
 gains the columns people analyse, in seconds: `start_s`, `finish_s`, `fct_s`, `ideal_fct_s`, `slowdown`
-(null where a flow did not finish). The core's integer picosecond columns stay, exact.
+(null where a flow did not finish), and `deadline_met` (null for flows without a deadline). The core's
+integer picosecond columns stay, exact.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pyarrow as pa
 from . import metrics
 from .scenario import Scenario
 
-__all__ = ["RunResult", "columns_to_table", "CORE_FLOW_COLUMNS"]
+__all__ = ["CORE_FLOW_COLUMNS", "RunResult", "columns_to_table"]
 
 PS_PER_S = 1e12
 # Flow columns the core must provide for the derived columns and the summary (others pass through).
@@ -64,6 +65,10 @@ def with_derived_columns(flows: pa.Table) -> pa.Table:
         "fct_s": pa.array(_seconds(fct_ps), mask=unfinished),
         "ideal_fct_s": pa.array(_seconds(flows.column("ideal_fct_ps").to_numpy())),
     }
+    if "deadline_ps" in flows.column_names:  # absolute time, 0 for a flow without a deadline
+        deadline_ps = flows.column("deadline_ps").to_numpy().astype(np.uint64)
+        met = finished & (finish_ps <= deadline_ps)
+        derived["deadline_met"] = pa.array(met, mask=deadline_ps == 0)
     for name, array in derived.items():
         flows = flows.append_column(name, array)
     return flows.append_column("slowdown", pa.array(metrics.normalized_fct(flows), mask=unfinished))
@@ -86,7 +91,11 @@ class RunResult:
         ports = columns_to_table(raw.get("ports") or {})
         out = scenario.output
         summary = metrics.summarize(flows, out.warmup_fraction, out.cooldown_fraction)
-        return cls(scenario=scenario, flows=flows, ports=ports, stats=dict(raw.get("stats") or {}), summary=summary)
+        stats = dict(raw.get("stats") or {})
+        if stats.get("cut_short"):
+            limit = scenario.run.max_sim_time_s
+            summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
+        return cls(scenario=scenario, flows=flows, ports=ports, stats=stats, summary=summary)
 
     def to_polars(self, table: str = "flows"):
         """The flow (or port) table as a polars DataFrame (polars is optional)."""

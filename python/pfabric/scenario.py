@@ -19,7 +19,7 @@ import hashlib
 import json
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -37,23 +37,23 @@ from pydantic import (
 )
 
 from . import workloads
-from ._native import scheme_names, scheme_override_keys
+from ._native import scheme_defaults, scheme_names
 from ._translate import translate
 from .errors import ScenarioError
 
 __all__ = [
-    "Scenario",
-    "LeafSpine",
-    "Star",
-    "FatTree",
     "Dumbbell",
-    "Topology",
+    "FatTree",
+    "LeafSpine",
+    "Output",
     "Poisson",
+    "Run",
+    "Scenario",
+    "Scheme",
+    "Star",
+    "Topology",
     "Trace",
     "Workload",
-    "Scheme",
-    "Output",
-    "Run",
 ]
 
 
@@ -63,7 +63,7 @@ __all__ = [
 def _number_only(value: Any) -> Any:
     """Refuse what pydantic's lax mode would coerce into a number: `true` or the string "10"."""
     if isinstance(value, (bool, str)):
-        raise ValueError("not a number")
+        raise ValueError("not a number")  # noqa: TRY004 - pydantic reports ValueError, not TypeError
     return value
 
 
@@ -86,6 +86,10 @@ class _Section(BaseModel):
             super().__init__(**data)
         except ValidationError as exc:
             raise translate(exc, type(self)) from None
+
+    # Tell pydantic this is not a custom __init__: nested sections are then validated by pydantic-core
+    # directly (with the validation context, e.g. the scenario file's folder) instead of through this call.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     @classmethod
     def model_validate(cls, obj: Any, **kwargs: Any):
@@ -161,7 +165,9 @@ class LeafSpine(_Section):
     def _two_hosts(self) -> LeafSpine:
         if self.hosts < 2:
             raise ScenarioError(
-                "hosts_per_leaf", self.hosts_per_leaf, "expected leaves x hosts_per_leaf >= 2 (a fabric of 2+ hosts)"
+                "hosts_per_leaf",
+                self.hosts_per_leaf,
+                "expected leaves x hosts_per_leaf >= 2 (a fabric of 2+ hosts)",
             )
         return self
 
@@ -181,7 +187,9 @@ class FatTree(_Section):
     """Three-tier k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores."""
 
     kind: Literal["fat-tree"] = Field("fat-tree", description="A k-ary fat tree (k^3/4 hosts).")
-    k: Annotated[int, _Number] = Field(4, ge=2, description="Switch radix: k pods, k/2 hosts per edge switch, k^3/4 hosts in all.")
+    k: Annotated[int, _Number] = Field(
+        4, ge=2, description="Switch radix: k pods, k/2 hosts per edge switch, k^3/4 hosts in all."
+    )
     host_rate_gbps: Rate = _host_rate()
     core_rate_gbps: Rate = Field(40.0, description="Rate of every switch-to-switch link.")
     link_delay_us: Delay = _link_delay()
@@ -233,12 +241,10 @@ def _kind_or(default: str):
 
 
 Topology = Annotated[
-    Union[
-        Annotated[LeafSpine, Tag("leaf-spine")],
-        Annotated[Star, Tag("star")],
-        Annotated[FatTree, Tag("fat-tree")],
-        Annotated[Dumbbell, Tag("dumbbell")],
-    ],
+    Annotated[LeafSpine, Tag("leaf-spine")]
+    | Annotated[Star, Tag("star")]
+    | Annotated[FatTree, Tag("fat-tree")]
+    | Annotated[Dumbbell, Tag("dumbbell")],
     Discriminator(_kind_or("leaf-spine")),
 ]
 
@@ -307,7 +313,9 @@ class Poisson(_Section):
             raise ScenarioError("flows", None, "expected a flow count, or set duration_s instead")
         if self.flows is not None and self.duration_s is not None:
             raise ScenarioError(
-                "duration_s", self.duration_s, f"expected flows or duration_s, not both (flows is {self.flows})"
+                "duration_s",
+                self.duration_s,
+                f"expected flows or duration_s, not both (flows is {self.flows})",
             )
         self._cdf = workloads.load_cdf(self.cdf, "cdf", interpolation=self.cdf_interpolation)
         return self
@@ -334,7 +342,9 @@ class Trace(_Section):
     path: str = Field(
         description="CSV with header start_s,src,dst,size_bytes[,deadline_s] (relative to the scenario file); "
         "hosts are indices in [0, hosts), deadline_s counts from start_s.",
-        json_schema_extra={"allowed": "expected the path of a CSV file with header start_s,src,dst,size_bytes"},
+        json_schema_extra={
+            "allowed": "expected the path of a CSV file with header start_s,src,dst,size_bytes"
+        },
     )
 
     _flows: workloads.Trace | None = PrivateAttr(default=None)
@@ -360,7 +370,7 @@ class Trace(_Section):
 
 
 Workload = Annotated[
-    Union[Annotated[Poisson, Tag("poisson")], Annotated[Trace, Tag("trace")]],
+    Annotated[Poisson, Tag("poisson")] | Annotated[Trace, Tag("trace")],
     Discriminator(_kind_or("poisson")),
 ]
 
@@ -372,23 +382,43 @@ class Scheme(_Section):
     """The transport and switch discipline under test; an override left unset keeps the paper's value.
 
     Overrides left unset are not sent: the core applies the scheme's paper default (DESIGN section 4), so
-    the defaults live in one place.
+    the defaults live in one place. Which overrides a scheme accepts is the core's to say
+    (`scheme_defaults`); without the compiled core every typed field below is accepted here and the core
+    checks the rest when it runs.
     """
 
     model_config = ConfigDict(extra="allow", frozen=True, allow_inf_nan=False)
 
-    name: str = Field("pfabric", description="Scheme to simulate; the core lists what it runs.")
-    queue_bytes: PositiveInt | None = Field(None, description="Buffer per switch port, bytes.")
+    name: str = Field("tcp", description="Scheme to simulate.")
+    queue_bytes: PositiveInt | None = Field(None, description="Buffer per switch and NIC port, bytes.")
     init_cwnd_pkts: PositiveInt | None = Field(None, description="Initial congestion window, packets.")
     max_cwnd_pkts: PositiveInt | None = Field(None, description="Largest congestion window, packets.")
-    min_rto_us: PositiveFloat | None = Field(None, description="Lower bound of the retransmission timeout.")
-    rto_us: PositiveFloat | None = Field(None, description="Fixed retransmission timeout (pFabric: no backoff).")
-    ecn_threshold_bytes: PositiveInt | None = Field(None, description="DCTCP: mark ECN above this queue length.")
-    dctcp_g: Annotated[float, _Number] | None = Field(None, gt=0, le=1, description="DCTCP: gain of the marked-fraction average.")
-    probe_after_timeouts: Annotated[int, _Number] | None = Field(
-        None, ge=0, description="pFabric: enter probe mode after this many consecutive timeouts."
+    min_rto_us: PositiveFloat | None = Field(None, description="TCP/DCTCP: lower bound of the timeout.")
+    init_rto_us: PositiveFloat | None = Field(None, description="TCP/DCTCP: timeout before any RTT sample.")
+    max_rto_us: PositiveFloat | None = Field(
+        None, description="TCP/DCTCP: upper bound of the backed-off timeout."
     )
-    priority: str | None = Field(None, description="pFabric: what sets a packet's priority (the core lists them).")
+    dupack_threshold: PositiveInt | None = Field(
+        None, description="TCP/DCTCP: duplicate ACKs that trigger fast retransmit."
+    )
+    ecn_threshold_bytes: PositiveInt | None = Field(
+        None, description="DCTCP: switches mark ECN above this queue length."
+    )
+    dctcp_g: Annotated[float, _Number] | None = Field(
+        None, gt=0, le=1, description="DCTCP: gain of the moving average of the marked fraction."
+    )
+    rto_us: PositiveFloat | None = Field(
+        None, description="pFabric: fixed retransmission timeout, no backoff."
+    )
+    probe_after_timeouts: Annotated[int, _Number] | None = Field(
+        None, ge=0, description="pFabric: consecutive timeouts before probe mode."
+    )
+    priority: Literal["remaining-size", "flow-size", "bytes-sent", "deadline"] | None = Field(
+        None, description="pFabric: what a packet's priority number is."
+    )
+    priority_cap_bytes: PositiveInt | None = Field(
+        None, description="pFabric: priority numbers above this are capped (unset: no cap)."
+    )
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:
@@ -397,10 +427,31 @@ class Scheme(_Section):
         return None
 
     @classmethod
-    def override_keys(cls) -> tuple[str, ...]:
-        """Every override a scenario may set: the typed fields here plus any the core declares."""
-        typed = tuple(name for name in cls.model_fields if name != "name")
-        return typed + tuple(k for k in scheme_override_keys() if k not in typed)
+    def default_for(cls, name: str) -> str | None:
+        """The paper values the core applies, per scheme, for the field reference."""
+        if name == "name":
+            return None
+        values: dict[str, list[str]] = {}
+        for scheme in scheme_names():
+            defaults = scheme_defaults(scheme)
+            if defaults is None:
+                return "the scheme's paper value"
+            if name in defaults:
+                value = "unset" if defaults[name] is None else json.dumps(defaults[name])
+                values.setdefault(value, []).append(scheme)
+        if not values:
+            return "n/a"
+        if len(values) == 1 and sum(map(len, values.values())) == len(scheme_names()):
+            return next(iter(values))
+        return "; ".join(f"{'/'.join(schemes)} {value}" for value, schemes in values.items())
+
+    @classmethod
+    def override_keys(cls, name: str) -> tuple[str, ...]:
+        """The overrides scheme `name` accepts: the core's list, or every typed field without the core."""
+        defaults = scheme_defaults(name)
+        if defaults is not None:
+            return tuple(defaults)
+        return tuple(field for field in cls.model_fields if field != "name")
 
     @field_validator("name")
     @classmethod
@@ -409,15 +460,21 @@ class Scheme(_Section):
             raise ValueError("unknown scheme")
         return value
 
-    @model_validator(mode="after")
-    def _known_overrides(self) -> Scheme:
-        allowed = self.override_keys()
-        for key, value in (self.model_extra or {}).items():
-            if key not in allowed:
+    @model_validator(mode="before")
+    @classmethod
+    def _known_overrides(cls, data: Any) -> Any:
+        """Check keys before values, on what the user wrote, so the message shows their value."""
+        name = data.get("name", cls.model_fields["name"].default) if isinstance(data, dict) else None
+        if not isinstance(name, str) or name not in scheme_names():
+            return data  # the name's own check reports it
+        allowed = cls.override_keys(name)
+        for key, value in data.items():
+            if key != "name" and key not in allowed and value is not None:
+                params = ", ".join(allowed)
                 raise ScenarioError(
-                    key, value, f"{self.name!r} has no parameter {key!r}; overrides are: {', '.join(allowed)}"
+                    key, value, f"scheme {name!r} has no parameter {key!r}; its parameters are: {params}"
                 )
-        return self
+        return data
 
     @model_serializer(mode="wrap")
     def _set_only(self, handler):
@@ -429,7 +486,8 @@ class Output(_Section):
     """What the summary statistics cover (the per-flow table always has every flow)."""
 
     warmup_fraction: Fraction = Field(
-        0.0, description="Leave out of the statistics the flows that start in this first fraction of arrivals."
+        0.0,
+        description="Leave out of the statistics the flows that start in this first fraction of arrivals.",
     )
     cooldown_fraction: Fraction = Field(
         0.0, description="Leave out of the statistics the flows that start in this last fraction of arrivals."
@@ -494,7 +552,9 @@ class Scenario(_Section):
         except UnicodeDecodeError:
             raise ScenarioError.plain(str(path), "is not UTF-8 text, expected a scenario TOML file") from None
         except OSError as exc:
-            raise ScenarioError.plain(str(path), f"cannot read the scenario file ({exc.strerror or exc})") from None
+            raise ScenarioError.plain(
+                str(path), f"cannot read the scenario file ({exc.strerror or exc})"
+            ) from None
         except tomllib.TOMLDecodeError as exc:
             raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
         return cls.from_dict(data, base_dir=path.absolute().parent)
@@ -530,7 +590,9 @@ class Scenario(_Section):
 
     def canonical_json(self) -> str:
         """The scenario as canonical JSON (sorted keys, no spaces): equal scenarios give equal text."""
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return json.dumps(
+            self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), allow_nan=False
+        )
 
     def canonical_hash(self) -> str:
         """sha256 of the canonical JSON, plus the content of any user file it names.

@@ -26,12 +26,12 @@ import numpy as np
 from .errors import ScenarioError
 
 __all__ = [
+    "INTERPOLATIONS",
     "Cdf",
     "Trace",
-    "INTERPOLATIONS",
-    "packaged_cdfs",
     "load_cdf",
     "load_trace",
+    "packaged_cdfs",
     "resolve_path",
 ]
 
@@ -45,13 +45,26 @@ _DATA = "data/workloads"
 _ALIASES = {"websearch": "websearch_pfabric_ns2.csv", "datamining": "datamining_pfabric_ns2.csv"}
 
 
-@dataclass(frozen=True)
+def _same_arrays(a, b) -> bool:
+    """Dataclass equality for records of numpy arrays (the generated `==` would be ambiguous)."""
+    if type(a) is not type(b):
+        return NotImplemented
+    return all(
+        np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+        for x, y in zip(vars(a).values(), vars(b).values(), strict=True)
+    )
+
+
+@dataclass(frozen=True, eq=False)
 class Cdf:
     """An empirical flow-size distribution: breakpoints, cumulative probabilities and how to read them."""
 
     size_bytes: np.ndarray  # float64, non-decreasing
     cdf: np.ndarray  # float64, non-decreasing, ends at 1
     interpolation: str  # "linear" | "step"
+
+    __eq__ = _same_arrays
+    __hash__ = None
 
     def to_core(self) -> dict:
         """The `workload.cdf` object of the core JSON."""
@@ -62,7 +75,7 @@ class Cdf:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Trace:
     """Flows given one by one, sorted by start time (stable, so equal starts keep the file's order)."""
 
@@ -71,6 +84,9 @@ class Trace:
     dst: np.ndarray  # int64
     size_bytes: np.ndarray  # int64
     deadline_s: np.ndarray | None  # float64, relative to start_s; None when the file has no such column
+
+    __eq__ = _same_arrays
+    __hash__ = None
 
     def __len__(self) -> int:
         return len(self.start_s)
@@ -93,7 +109,9 @@ def packaged_cdfs() -> dict[str, tuple[str, str]]:
     Cached: the package data do not change while Python runs. Do not mutate the result.
     """
     files = sorted(
-        entry.name for entry in resources.files("pfabric").joinpath(_DATA).iterdir() if entry.name.endswith(".csv")
+        entry.name
+        for entry in resources.files("pfabric").joinpath(_DATA).iterdir()
+        if entry.name.endswith(".csv")
     )
     names = {alias: (file, _interpolation_of(file)) for alias, file in _ALIASES.items()}
     names.update({Path(file).stem: (file, _interpolation_of(file)) for file in files})
@@ -130,7 +148,9 @@ def load_cdf(
         text = resources.files("pfabric").joinpath(_DATA).joinpath(file).read_text(encoding="utf-8")
     else:
         names = ", ".join(packaged)
-        allowed = f"expected a packaged CDF name ({names}) or the path of a CSV file with header size_bytes,cdf"
+        allowed = (
+            f"expected a packaged CDF name ({names}) or the path of a CSV file with header size_bytes,cdf"
+        )
         text = _read_text(name_or_path, resolve_path(name_or_path, base_dir), field, allowed)
         default = "linear"
     rows = _csv_rows(text, CDF_HEADER, (), name_or_path, field)
@@ -182,7 +202,9 @@ def _read_text(value: str, path: Path, field: str, allowed: str) -> str:
     raise ScenarioError(field, value, f"{allowed} ({reason})")
 
 
-def _csv_rows(text: str, required: tuple[str, ...], optional: tuple[str, ...], source: str, field: str) -> _Rows:
+def _csv_rows(
+    text: str, required: tuple[str, ...], optional: tuple[str, ...], source: str, field: str
+) -> _Rows:
     """Split CSV text into a checked header and rows of cells; blank lines are skipped."""
     reader = csv.reader(io.StringIO(text))
     header: tuple[str, ...] | None = None
@@ -254,7 +276,9 @@ def _numbers(rows: _Rows, name: str, field: str) -> np.ndarray:
         try:
             out[i] = float(cells[index])
         except ValueError:
-            raise ScenarioError(field, cells[index], "expected a number", row=rows.numbers[i], column=name) from None
+            raise ScenarioError(
+                field, cells[index], "expected a number", row=rows.numbers[i], column=name
+            ) from None
     return out
 
 
@@ -269,10 +293,14 @@ def _check_cdf(rows: _Rows, interpolation: str, source: str, field: str) -> Cdf:
     least = 1 if interpolation == "step" else 2
     if len(size) < least:
         raise ScenarioError(
-            field, source, f"expected at least {least} rows for a {interpolation} CDF (the file has {len(size)})"
+            field,
+            source,
+            f"expected at least {least} rows for a {interpolation} CDF (the file has {len(size)})",
         )
     _first_bad(size, ~np.isfinite(size) | (size < 0), "size_bytes", "expected a finite size >= 0", field)
-    _first_bad(cdf, ~np.isfinite(cdf) | (cdf < 0) | (cdf > 1), "cdf", "expected a probability in [0, 1]", field)
+    _first_bad(
+        cdf, ~np.isfinite(cdf) | (cdf < 0) | (cdf > 1), "cdf", "expected a probability in [0, 1]", field
+    )
     _non_decreasing(size, "size_bytes", "sizes", field)
     _non_decreasing(cdf, "cdf", "cdf values", field)
     if abs(cdf[-1] - 1.0) > _CDF_ONE_TOLERANCE:
@@ -289,8 +317,9 @@ def _check_cdf(rows: _Rows, interpolation: str, source: str, field: str) -> Cdf:
             row=row,
             column="cdf",
         )
+    # Within tolerance of 1: make it exact, so that the core's inverse sampling never runs off the end.
     cdf = cdf.copy()
-    cdf[-1] = 1.0  # within tolerance: make it exact so that the core's inverse sampling never runs off the end
+    cdf[-1] = 1.0
     return Cdf(size_bytes=size, cdf=cdf, interpolation=interpolation)
 
 

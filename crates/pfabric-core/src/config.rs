@@ -87,9 +87,15 @@ pub enum WorkloadConfig {
 impl WorkloadConfig {
     pub fn into_arrivals(self, _topo: &Topology, t: &TopologyConfig, seed: u64) -> Arrivals {
         match self {
-            WorkloadConfig::Poisson { cdf, load, flows, duration } => {
-                Arrivals::Poisson(PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, seed))
-            }
+            WorkloadConfig::Poisson { cdf, load, flows, duration } => Arrivals::Poisson(PoissonArrivals::new(
+                cdf,
+                load,
+                t.hosts(),
+                t.links.host_rate_bps,
+                flows,
+                duration,
+                seed,
+            )),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
         }
     }
@@ -260,7 +266,10 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
             if (leaves as u64) * (hpl as u64) < 2 || (leaves as u64) * (hpl as u64) > MAX_HOSTS {
                 return err("topology.hosts_per_leaf", hpl, format!("leaves x hosts_per_leaf in [2, {MAX_HOSTS}]"));
             }
-            (TopologyKind::LeafSpine { leaves, hosts_per_leaf: hpl, spines: s.int_in("spines", 4, 1, 4096)? as u32 }, "core_rate_gbps")
+            (
+                TopologyKind::LeafSpine { leaves, hosts_per_leaf: hpl, spines: s.int_in("spines", 4, 1, 4096)? as u32 },
+                "core_rate_gbps",
+            )
         }
         "star" => {
             s.only(&allowed(&["hosts"]))?;
@@ -276,12 +285,19 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
         }
         "dumbbell" => {
             s.only(&allowed(&["hosts_per_side", "bottleneck_rate_gbps"]))?;
-            (TopologyKind::Dumbbell { hosts_per_side: s.int_in("hosts_per_side", 8, 1, MAX_HOSTS / 2)? as u32 }, "bottleneck_rate_gbps")
+            (
+                TopologyKind::Dumbbell { hosts_per_side: s.int_in("hosts_per_side", 8, 1, MAX_HOSTS / 2)? as u32 },
+                "bottleneck_rate_gbps",
+            )
         }
         other => return err("topology.kind", format!("{other:?}"), "one of: leaf-spine, star, fat-tree, dumbbell"),
     };
     let host_rate = s.positive("host_rate_gbps", 10.0)?;
-    let core_rate = if core_key.is_empty() { host_rate } else { s.positive(core_key, if core_key == "core_rate_gbps" { 40.0 } else { 10.0 })? };
+    let core_rate = if core_key.is_empty() {
+        host_rate
+    } else {
+        s.positive(core_key, if core_key == "core_rate_gbps" { 40.0 } else { 10.0 })?
+    };
     let routing = match s.str_or("routing", "spray")? {
         "spray" => Routing::Spray,
         "ecmp" => Routing::Ecmp,
@@ -330,8 +346,9 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                 "step" => Interpolation::Step,
                 other => return err("workload.cdf.interpolation", format!("{other:?}"), "one of: linear, step"),
             };
-            let cdf = EmpiricalCdf::new(c.f64_list("size_bytes")?, c.f64_list("cdf")?, interpolation)
-                .or_else(|m| err("workload.cdf", m, "a CDF: sizes >= 0 non-decreasing, probabilities non-decreasing to 1"))?;
+            let cdf = EmpiricalCdf::new(c.f64_list("size_bytes")?, c.f64_list("cdf")?, interpolation).or_else(|m| {
+                err("workload.cdf", m, "a CDF: sizes >= 0 non-decreasing, probabilities non-decreasing to 1")
+            })?;
             Ok(WorkloadConfig::Poisson { cdf, load, flows, duration })
         }
         "trace" => {
@@ -343,7 +360,11 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
             let deadline = if s.get("deadline_s").is_some() { Some(s.f64_list("deadline_s")?) } else { None };
             let n = start.len();
             if src.len() != n || dst.len() != n || size.len() != n || deadline.as_ref().is_some_and(|d| d.len() != n) {
-                return err("workload", "columns of different lengths", "start_s, src, dst, size_bytes (and deadline_s) of equal length");
+                return err(
+                    "workload",
+                    "columns of different lengths",
+                    "start_s, src, dst, size_bytes (and deadline_s) of equal length",
+                );
             }
             let mut flows = Vec::with_capacity(n);
             for i in 0..n {
@@ -361,15 +382,23 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                 if start[i] < 0.0 {
                     return err(&format!("workload.start_s[{i}]"), start[i], "a time >= 0");
                 }
-                if !(size[i] > 0.0) || size[i] > 1e15 {
+                if size[i].is_nan() || size[i] <= 0.0 || size[i] > 1e15 {
                     return err(&format!("workload.size_bytes[{i}]"), size[i], "a size in (0, 1e15]");
                 }
                 let dl = match &deadline {
                     Some(d) if d[i] > 0.0 => Some(ps_from_s(start[i] + d[i])),
-                    Some(d) if d[i] < 0.0 => return err(&format!("workload.deadline_s[{i}]"), d[i], "a deadline > 0 (0 for none)"),
+                    Some(d) if d[i] < 0.0 => {
+                        return err(&format!("workload.deadline_s[{i}]"), d[i], "a deadline > 0 (0 for none)")
+                    }
                     _ => None,
                 };
-                flows.push(FlowSpec { start: ps_from_s(start[i]), src: a, dst: b, size_bytes: size[i].ceil() as u64, deadline: dl });
+                flows.push(FlowSpec {
+                    start: ps_from_s(start[i]),
+                    src: a,
+                    dst: b,
+                    size_bytes: size[i].ceil() as u64,
+                    deadline: dl,
+                });
             }
             Ok(WorkloadConfig::Flows(flows))
         }
@@ -433,7 +462,11 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                 "bytes-sent" => PriorityScheme::BytesSent,
                 "deadline" => PriorityScheme::Deadline,
                 other => {
-                    return err("scheme.priority", format!("{other:?}"), "one of: remaining-size, flow-size, bytes-sent, deadline")
+                    return err(
+                        "scheme.priority",
+                        format!("{other:?}"),
+                        "one of: remaining-size, flow-size, bytes-sent, deadline",
+                    )
                 }
             };
             t.priority_cap = match s.get("priority_cap_bytes") {
@@ -503,7 +536,9 @@ mod tests {
         assert!(e.starts_with("topology.host_rate_gbps: -1"), "{e}");
         let e = parse(r#"{"scheme": {"name": "tcp", "rto_us": 3}}"#).unwrap_err();
         assert!(e.starts_with("scheme.rto_us"), "{e}");
-        let e = parse(r#"{"workload": {"kind": "trace", "start_s": [0], "src": [0], "dst": [999], "size_bytes": [10]}}"#).unwrap_err();
+        let e =
+            parse(r#"{"workload": {"kind": "trace", "start_s": [0], "src": [0], "dst": [999], "size_bytes": [10]}}"#)
+                .unwrap_err();
         assert!(e.starts_with("workload.dst[0]: 999"), "{e}");
     }
 }

@@ -115,6 +115,11 @@ impl Simulation {
         sim
     }
 
+    /// The most events ever pending at once.
+    pub fn peak_pending_events(&self) -> usize {
+        self.events.peak_len()
+    }
+
     pub fn now(&self) -> Time {
         self.now
     }
@@ -199,7 +204,10 @@ impl Simulation {
             .topo
             .path_ports(f.src, f.dst)
             .iter()
-            .map(|&p| Hop { rate_bps: self.topo.ports[p as usize].rate_bps, delay_ps: self.topo.ports[p as usize].delay_ps })
+            .map(|&p| Hop {
+                rate_bps: self.topo.ports[p as usize].rate_bps,
+                delay_ps: self.topo.ports[p as usize].delay_ps,
+            })
             .collect();
         self.flows.push(FlowRecord {
             src: f.src,

@@ -18,8 +18,10 @@ fn lone_fct(topology: serde_json::Value, scheme: serde_json::Value, src: u32, ds
 fn lone_flows_meet_the_ideal_fct_on_leaf_spine() {
     // A window (and NIC queue) covering the whole flow lets every packet leave back to back; at or under 12
     // packets the paper defaults suffice.
-    for scheme in [json!({"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64}),
-                   json!({"name": "pfabric", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64})] {
+    for scheme in [
+        json!({"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64}),
+        json!({"name": "pfabric", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64}),
+    ] {
         for (src, dst) in [(0, 143), (0, 1), (17, 40)] {
             for size in [1u64, 1460, 1461, 14_600, 100_000, 2_000_000] {
                 let (fct, ideal) = lone_fct(leaf_spine(), scheme.clone(), src, dst, size);

@@ -1,1 +1,116 @@
+//! Python bindings of pfabric-core: a scenario as JSON in, the run's columns out. No simulation logic lives
+//! here. The GIL is released while the engine runs (in chunks of events, so progress callbacks and Ctrl-C are
+//! served between chunks).
 
+use std::time::Instant;
+
+use pfabric_core::config::{scheme_defaults, SCHEME_NAMES};
+use pfabric_core::results::{flow_columns, port_columns, run_stats, Column, Columns};
+use pfabric_core::{ScenarioConfig, Simulation};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// Events per chunk between progress reports: small enough to report several times a second.
+const CHUNK_EVENTS: u64 = 1 << 20;
+
+fn columns_to_dict<'py>(py: Python<'py>, cols: Columns) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in cols {
+        let entry: (String, Py<PyAny>) = match col {
+            Column::U64(v) => (
+                "<u8".into(),
+                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
+            ),
+            Column::U32(v) => (
+                "<u4".into(),
+                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
+            ),
+            Column::F64(v) => (
+                "<f8".into(),
+                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
+            ),
+            Column::Bool(v) => {
+                ("|u1".into(), PyBytes::new(py, &v.iter().map(|&b| b as u8).collect::<Vec<u8>>()).into_any().unbind())
+            }
+            Column::Str(v) => ("str".into(), v.into_pyobject(py)?.into_any().unbind()),
+        };
+        d.set_item(name, entry)?;
+    }
+    Ok(d)
+}
+
+/// Run the scenario given as JSON. `progress`, if given, is called with a dict between chunks of events.
+/// Returns {"flows": {column: (dtype, bytes)}, "ports": {...}, "stats": {...}}.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, progress=None))]
+fn run<'py>(py: Python<'py>, scenario_json: &str, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    let cfg = ScenarioConfig::from_json(scenario_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let started = Instant::now();
+    let mut sim = py.detach(|| Simulation::new(cfg));
+    loop {
+        let done = py.detach(|| sim.step(CHUNK_EVENTS));
+        py.check_signals()?;
+        if let Some(cb) = &progress {
+            let p = sim.progress();
+            let d = PyDict::new(py);
+            d.set_item("flows_started", p.flows_started)?;
+            d.set_item("flows_finished", p.flows_finished)?;
+            d.set_item("flows_total", p.flows_total)?;
+            d.set_item("sim_time_ps", p.sim_time)?;
+            d.set_item("events", p.events)?;
+            d.set_item("done", done)?;
+            cb.call1((d,))?;
+        }
+        if done {
+            break;
+        }
+    }
+    let wall_s = started.elapsed().as_secs_f64();
+    let out = PyDict::new(py);
+    out.set_item("flows", columns_to_dict(py, flow_columns(&sim))?)?;
+    out.set_item("ports", columns_to_dict(py, port_columns(&sim))?)?;
+    let stats = PyDict::new(py);
+    for (k, v) in run_stats(&sim) {
+        if v.fract() == 0.0 && v.abs() < 9.0e15 {
+            stats.set_item(k, v as i64)?;
+        } else {
+            stats.set_item(k, v)?;
+        }
+    }
+    stats.set_item("wall_s", wall_s)?;
+    out.set_item("stats", stats)?;
+    Ok(out)
+}
+
+/// Check a scenario JSON without running it; raises ValueError with a one-line message.
+#[pyfunction]
+fn validate(scenario_json: &str) -> PyResult<()> {
+    ScenarioConfig::from_json(scenario_json).map(|_| ()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The scheme names the core knows.
+#[pyfunction]
+fn scheme_names() -> Vec<&'static str> {
+    SCHEME_NAMES.to_vec()
+}
+
+/// The paper's parameters of a scheme as a dict (user units); None for an unknown name.
+#[pyfunction]
+fn scheme_defaults_json(name: &str) -> Option<String> {
+    scheme_defaults(name).map(|pairs| {
+        let map: serde_json::Map<String, serde_json::Value> =
+            pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        serde_json::Value::Object(map).to_string()
+    })
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme_names, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme_defaults_json, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

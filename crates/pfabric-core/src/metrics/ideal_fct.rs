@@ -73,9 +73,17 @@ mod tests {
     fn closed_form_matches_packet_by_packet() {
         let g = 1_000_000_000;
         let paths = [
-            vec![Hop { rate_bps: 10 * g, delay_ps: 2_700_000 }, Hop { rate_bps: 40 * g, delay_ps: 200_000 },
-                 Hop { rate_bps: 40 * g, delay_ps: 200_000 }, Hop { rate_bps: 10 * g, delay_ps: 2_700_000 }],
-            vec![Hop { rate_bps: 40 * g, delay_ps: 1 }, Hop { rate_bps: 10 * g, delay_ps: 5 }, Hop { rate_bps: 25 * g, delay_ps: 7 }],
+            vec![
+                Hop { rate_bps: 10 * g, delay_ps: 2_700_000 },
+                Hop { rate_bps: 40 * g, delay_ps: 200_000 },
+                Hop { rate_bps: 40 * g, delay_ps: 200_000 },
+                Hop { rate_bps: 10 * g, delay_ps: 2_700_000 },
+            ],
+            vec![
+                Hop { rate_bps: 40 * g, delay_ps: 1 },
+                Hop { rate_bps: 10 * g, delay_ps: 5 },
+                Hop { rate_bps: 25 * g, delay_ps: 7 },
+            ],
             vec![Hop { rate_bps: g / 10, delay_ps: 6_000_000 }],
         ];
         for path in &paths {
@@ -88,8 +96,12 @@ mod tests {
     #[test]
     fn one_packet_on_the_paper_fabric_is_about_7_us() {
         let g = 1_000_000_000;
-        let path = [Hop { rate_bps: 10 * g, delay_ps: 2_700_000 }, Hop { rate_bps: 40 * g, delay_ps: 200_000 },
-                    Hop { rate_bps: 40 * g, delay_ps: 200_000 }, Hop { rate_bps: 10 * g, delay_ps: 2_700_000 }];
+        let path = [
+            Hop { rate_bps: 10 * g, delay_ps: 2_700_000 },
+            Hop { rate_bps: 40 * g, delay_ps: 200_000 },
+            Hop { rate_bps: 40 * g, delay_ps: 200_000 },
+            Hop { rate_bps: 10 * g, delay_ps: 2_700_000 },
+        ];
         // 2 x 1.2 us + 2 x 0.3 us serialization + 5.8 us propagation and host delay.
         assert_eq!(ideal_fct_ps(1460, &path), 8_800_000);
     }

@@ -69,7 +69,15 @@ impl TopologyBuilder {
     }
 
     /// A full-duplex link between `a` and `b`; `label_ab` names the port at `a` that sends towards `b`.
-    pub fn link(&mut self, a: u32, b: u32, rate_bps: u64, delay_ps: Time, label_ab: &'static str, label_ba: &'static str) {
+    pub fn link(
+        &mut self,
+        a: u32,
+        b: u32,
+        rate_bps: u64,
+        delay_ps: Time,
+        label_ab: &'static str,
+        label_ba: &'static str,
+    ) {
         self.links.push((a, b, rate_bps, delay_ps, label_ab, label_ba));
     }
 
@@ -87,8 +95,22 @@ impl TopologyBuilder {
                     Tier::Fabric
                 }
             };
-            per_node[a as usize].push(PortSpec { node: a, peer_node: b, rate_bps, delay_ps, tier: tier(a, b), label: lab });
-            per_node[b as usize].push(PortSpec { node: b, peer_node: a, rate_bps, delay_ps, tier: tier(b, a), label: lba });
+            per_node[a as usize].push(PortSpec {
+                node: a,
+                peer_node: b,
+                rate_bps,
+                delay_ps,
+                tier: tier(a, b),
+                label: lab,
+            });
+            per_node[b as usize].push(PortSpec {
+                node: b,
+                peer_node: a,
+                rate_bps,
+                delay_ps,
+                tier: tier(b, a),
+                label: lba,
+            });
         }
         let mut node_ports = Vec::with_capacity(n + 1);
         let mut ports = Vec::new();
@@ -170,9 +192,7 @@ impl Topology {
                     .ports_of(s)
                     .filter(|&p| {
                         let v = self.ports[p as usize].peer_node;
-                        here != u32::MAX
-                            && dist[v as usize].wrapping_add(1) == here
-                            && (v >= self.hosts || v == d)
+                        here != u32::MAX && dist[v as usize].wrapping_add(1) == here && (v >= self.hosts || v == d)
                     })
                     .collect();
                 table.push(hops);

@@ -48,6 +48,10 @@ impl DropTail {
         self.bytes
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.fifo.is_empty()
+    }
+
     pub fn len(&self) -> usize {
         self.fifo.len()
     }

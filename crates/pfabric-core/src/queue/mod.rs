@@ -61,8 +61,8 @@ impl Queue {
     #[inline]
     pub fn is_empty(&self) -> bool {
         match self {
-            Queue::DropTail(q) => q.len() == 0,
-            Queue::Pfabric(q) => q.len() == 0,
+            Queue::DropTail(q) => q.is_empty(),
+            Queue::Pfabric(q) => q.is_empty(),
         }
     }
 }

@@ -88,6 +88,10 @@ impl PfabricQueue {
         self.bytes
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -98,7 +102,13 @@ mod tests {
     use super::*;
     use crate::queue::testing::data_packet;
 
-    fn push(q: &mut PfabricQueue, pool: &mut PacketPool, flow: u32, seq: u32, prio: u64) -> (PacketId, Option<PacketId>) {
+    fn push(
+        q: &mut PfabricQueue,
+        pool: &mut PacketPool,
+        flow: u32,
+        seq: u32,
+        prio: u64,
+    ) -> (PacketId, Option<PacketId>) {
         let id = pool.alloc(data_packet(flow, seq, prio));
         (id, q.enqueue(id, pool))
     }

@@ -241,11 +241,8 @@ impl Sender {
         match p.protocol {
             Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
             Protocol::Tcp | Protocol::Dctcp => {
-                let base = if self.has_rtt {
-                    ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto)
-                } else {
-                    p.init_rto
-                };
+                let base =
+                    if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
             }
         }

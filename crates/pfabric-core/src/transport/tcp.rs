@@ -10,7 +10,14 @@ use crate::net::packet::Packet;
 use crate::sim::time::Time;
 
 impl Sender {
-    pub(super) fn tcp_on_ack(&mut self, ack: &Packet, newly_cum: u32, newly_sacked: u32, now: Time, p: &TransportParams) {
+    pub(super) fn tcp_on_ack(
+        &mut self,
+        ack: &Packet,
+        newly_cum: u32,
+        newly_sacked: u32,
+        now: Time,
+        p: &TransportParams,
+    ) {
         if p.protocol == Protocol::Dctcp {
             self.dctcp_on_ack(ack, newly_cum + newly_sacked, p);
         }

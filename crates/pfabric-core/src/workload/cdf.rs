@@ -27,7 +27,11 @@ pub type CdfError = String;
 impl EmpiricalCdf {
     pub fn new(sizes: Vec<f64>, cdf: Vec<f64>, interpolation: Interpolation) -> Result<Self, CdfError> {
         if sizes.len() != cdf.len() || sizes.is_empty() {
-            return Err(format!("{} sizes and {} probabilities; expected equal, non-empty lists", sizes.len(), cdf.len()));
+            return Err(format!(
+                "{} sizes and {} probabilities; expected equal, non-empty lists",
+                sizes.len(),
+                cdf.len()
+            ));
         }
         if interpolation == Interpolation::Linear && sizes.len() < 2 {
             return Err("1 row; expected at least 2 rows for linear interpolation".into());
@@ -40,10 +44,18 @@ impl EmpiricalCdf {
                 return Err(format!("row {i}: cdf {} ; expected a probability in [0, 1]", cdf[i]));
             }
             if i > 0 && sizes[i] < sizes[i - 1] {
-                return Err(format!("row {i}: size {} after {} ; expected non-decreasing sizes", sizes[i], sizes[i - 1]));
+                return Err(format!(
+                    "row {i}: size {} after {} ; expected non-decreasing sizes",
+                    sizes[i],
+                    sizes[i - 1]
+                ));
             }
             if i > 0 && cdf[i] < cdf[i - 1] {
-                return Err(format!("row {i}: cdf {} after {} ; expected non-decreasing probabilities", cdf[i], cdf[i - 1]));
+                return Err(format!(
+                    "row {i}: cdf {} after {} ; expected non-decreasing probabilities",
+                    cdf[i],
+                    cdf[i - 1]
+                ));
             }
         }
         let last = *cdf.last().unwrap();

@@ -42,7 +42,15 @@ pub struct PoissonArrivals {
 }
 
 impl PoissonArrivals {
-    pub fn new(cdf: EmpiricalCdf, load: f64, hosts: u32, host_rate_bps: u64, flows: Option<u64>, end: Option<Time>, seed: u64) -> Self {
+    pub fn new(
+        cdf: EmpiricalCdf,
+        load: f64,
+        hosts: u32,
+        host_rate_bps: u64,
+        flows: Option<u64>,
+        end: Option<Time>,
+        seed: u64,
+    ) -> Self {
         let rate = arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
         PoissonArrivals {
             cdf,
@@ -86,7 +94,10 @@ impl PoissonArrivals {
 pub enum Arrivals {
     Poisson(PoissonArrivals),
     /// A fixed list, sorted by start time.
-    List { flows: Vec<FlowSpec>, next: usize },
+    List {
+        flows: Vec<FlowSpec>,
+        next: usize,
+    },
 }
 
 impl Arrivals {

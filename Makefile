@@ -1,0 +1,40 @@
+# The entry points a newcomer needs. `make demo` and `make test` work on a fresh machine with Python >= 3.11
+# and a Rust toolchain: they install what they need into the current Python environment.
+PYTHON ?= python3
+PIP := $(PYTHON) -m pip
+OUT ?= out/demo
+
+.PHONY: demo test install install-test rust-test py-test lint bench fmt
+
+install:
+	$(PIP) install --quiet .
+
+install-test:
+	$(PIP) install --quiet ".[test]"
+
+# Installs, runs a small web-search scenario (TCP and pFabric on the paper's 144-host fabric), writes Parquet,
+# a summary and a plot under $(OUT).
+demo: install
+	$(PYTHON) -m pfabric demo -o $(OUT)
+
+# Installs with the test extras, then runs every test: the Rust core's, then Python's.
+test: install-test lint rust-test py-test
+
+rust-test:
+	cargo test --quiet -p pfabric-core
+
+py-test:
+	$(PYTHON) -m pytest
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --quiet -p pfabric-core -p pfabric-py --all-targets -- -D warnings
+	$(PYTHON) -m ruff check python tests bench
+
+fmt:
+	cargo fmt --all
+	$(PYTHON) -m ruff format python tests bench
+
+bench: install
+	cargo run --quiet --release -p pfabric-core --example bench
+	$(PYTHON) bench/run.py

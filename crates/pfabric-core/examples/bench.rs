@@ -1,0 +1,87 @@
+//! Named benchmark scenarios, run straight on the core (no Python): prints packet-hops per CPU-second,
+//! events per CPU-second, CPU and wall time and peak memory. `bench/run.py` drives the same scenarios through
+//! the Python API; see bench/RESULTS.md.
+//!
+//! cargo run --release -p pfabric-core --example bench -- [SCENARIO ...]
+
+use std::time::Instant;
+
+use pfabric_core::{ScenarioConfig, Simulation};
+use serde_json::{json, Value};
+
+const WEBSEARCH_PKTS: [f64; 12] = [6., 6., 13., 19., 33., 53., 133., 667., 1333., 3333., 6667., 20000.];
+const WEBSEARCH_CDF: [f64; 12] = [0., 0.15, 0.2, 0.3, 0.4, 0.53, 0.6, 0.7, 0.8, 0.9, 0.97, 1.];
+
+fn websearch(load: f64, flows: u64) -> Value {
+    json!({"kind": "poisson", "load": load, "flows": flows, "cdf": {
+        "size_bytes": WEBSEARCH_PKTS.iter().map(|p| p * 1460.0).collect::<Vec<_>>(),
+        "cdf": WEBSEARCH_CDF.to_vec(), "interpolation": "linear"}})
+}
+
+fn scenario(name: &str) -> Option<Value> {
+    let leaf_spine = json!({"kind": "leaf-spine"});
+    Some(match name {
+        "tcp-websearch-0.6-20k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "tcp"}})
+        }
+        "pfabric-websearch-0.6-2k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 2_000), "scheme": {"name": "pfabric"}})
+        }
+        "pfabric-websearch-0.6-20k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}})
+        }
+        "pfabric-websearch-0.6-100k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 100_000), "scheme": {"name": "pfabric"}})
+        }
+        "tcp-fattree1024-websearch-0.6-1m" => {
+            json!({"topology": {"kind": "fat-tree", "k": 16}, "workload": websearch(0.6, 1_000_000), "scheme": {"name": "tcp"}})
+        }
+        _ => return None,
+    })
+}
+
+/// (user + system CPU seconds, peak resident MiB) of this process, from /proc.
+fn cpu_and_peak_mem() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 after the command name.
+    let cpu = (ticks(11) + ticks(12)) / 100.0;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let hwm_kb = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|x| x.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    (cpu, hwm_kb / 1024.0)
+}
+
+fn main() {
+    let mut names: Vec<String> = std::env::args().skip(1).collect();
+    if names.is_empty() {
+        names = vec!["tcp-websearch-0.6-20k".into(), "pfabric-websearch-0.6-20k".into()];
+    }
+    for name in names {
+        let Some(v) = scenario(&name) else {
+            eprintln!("unknown scenario {name}");
+            std::process::exit(2);
+        };
+        let cfg = ScenarioConfig::from_value(&v).expect("valid scenario");
+        let (cpu0, _) = cpu_and_peak_mem();
+        let wall = Instant::now();
+        let mut sim = Simulation::new(cfg);
+        sim.run();
+        let wall_s = wall.elapsed().as_secs_f64();
+        let (cpu1, peak_mib) = cpu_and_peak_mem();
+        let cpu_s = (cpu1 - cpu0).max(1e-9);
+        let c = sim.counters();
+        println!(
+            "{name}: flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
+            c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
+            c.packet_hops as f64 / cpu_s / 1e6, c.events as f64 / cpu_s / 1e6, peak_mib, sim.now() as f64 / 1e12,
+            sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets
+        );
+    }
+}
