@@ -24,6 +24,9 @@ fn scenario(name: &str) -> Option<Value> {
         "tcp-websearch-0.6-20k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "tcp"}})
         }
+        "pfabric-websearch-0.6-500" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 500), "scheme": {"name": "pfabric"}})
+        }
         "pfabric-websearch-0.6-2k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 2_000), "scheme": {"name": "pfabric"}})
         }

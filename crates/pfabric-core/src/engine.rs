@@ -346,9 +346,7 @@ impl Simulation {
     fn transmit(&mut self, port: u32, id: PacketId) {
         let spec = &self.topo.ports[port as usize];
         let ps = &mut self.ports[port as usize];
-        let pkt = self.pool.get_mut(id);
-        pkt.hops = pkt.hops.saturating_add(1);
-        let wire = pkt.wire as u64;
+        let wire = self.pool.get(id).wire as u64;
         let ser = serialization_ps(wire, spec.rate_bps);
         ps.busy_until = self.now + ser;
         ps.counters.tx_packets += 1;
@@ -423,7 +421,6 @@ impl Simulation {
             ce: false,
             ece: pkt.ce,
             retransmit: false,
-            hops: 0,
         };
         let mut out = std::mem::take(&mut self.out);
         out.push(ack);

@@ -64,8 +64,6 @@ pub struct Packet {
     pub ece: bool,
     /// Data: this is a retransmission.
     pub retransmit: bool,
-    /// Hops crossed so far (0 at the source NIC).
-    pub hops: u8,
 }
 
 /// Owner of every packet in the network.

@@ -87,7 +87,6 @@ pub(crate) mod testing {
             ce: false,
             ece: false,
             retransmit: false,
-            hops: 0,
         }
     }
 }

@@ -7,81 +7,80 @@
 //! this starvation prevention keeps a flow's packets in order even when its priority number changed while they
 //! waited (remaining size shrinks as a flow progresses, so later packets carry smaller numbers).
 //!
-//! The queue is a small unsorted array scanned on each operation: pFabric's buffers hold a few tens of packets,
-//! where a scan beats any tree; it stays correct (O(n) per operation) for thousands.
+//! The queue is a small array in arrival order, scanned on each operation: pFabric's buffers hold a few tens of
+//! packets, where a scan beats any tree; it stays correct (O(n) per operation) for thousands.
 
 use crate::net::packet::{PacketId, PacketPool};
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    priority: u64,
-    /// Arrival order at this port: smaller is earlier.
-    order: u64,
-    flow: u32,
-    id: PacketId,
-    wire: u32,
-}
-
+/// Packets in arrival order, as parallel arrays: the scans read only the priority and flow columns.
 pub struct PfabricQueue {
-    entries: Vec<Entry>,
+    priorities: Vec<u64>,
+    flows: Vec<u32>,
+    ids: Vec<PacketId>,
+    wires: Vec<u32>,
     bytes: u64,
     limit_bytes: u64,
-    next_order: u64,
 }
 
 impl PfabricQueue {
     pub fn new(limit_bytes: u64) -> Self {
-        PfabricQueue { entries: Vec::with_capacity(32), bytes: 0, limit_bytes, next_order: 0 }
+        PfabricQueue {
+            priorities: Vec::with_capacity(32),
+            flows: Vec::with_capacity(32),
+            ids: Vec::with_capacity(32),
+            wires: Vec::with_capacity(32),
+            bytes: 0,
+            limit_bytes,
+        }
+    }
+
+    fn remove(&mut self, i: usize) -> PacketId {
+        self.priorities.remove(i);
+        self.flows.remove(i);
+        self.bytes -= self.wires.remove(i) as u64;
+        self.ids.remove(i)
     }
 
     /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
     #[inline]
     pub fn enqueue(&mut self, id: PacketId, pool: &PacketPool) -> Option<PacketId> {
         let p = pool.get(id);
-        let e = Entry { priority: p.priority, order: self.next_order, flow: p.flow, id, wire: p.wire };
-        self.next_order += 1;
-        self.entries.push(e);
-        self.bytes += e.wire as u64;
+        self.priorities.push(p.priority);
+        self.flows.push(p.flow);
+        self.ids.push(id);
+        self.wires.push(p.wire);
+        self.bytes += p.wire as u64;
         if self.bytes <= self.limit_bytes {
             return None;
         }
-        // Drop the largest priority number; among equals the latest enqueued.
+        // The largest priority number; among equals the latest enqueued (the last in arrival order).
         let mut worst = 0;
-        for (i, e) in self.entries.iter().enumerate().skip(1) {
-            let w = &self.entries[worst];
-            if (e.priority, e.order) > (w.priority, w.order) {
+        for (i, &prio) in self.priorities.iter().enumerate() {
+            if prio >= self.priorities[worst] {
                 worst = i;
             }
         }
-        let dropped = self.entries.swap_remove(worst);
-        self.bytes -= dropped.wire as u64;
-        Some(dropped.id)
+        Some(self.remove(worst))
     }
 
     #[inline]
     pub fn dequeue(&mut self) -> Option<PacketId> {
-        if self.entries.is_empty() {
+        if self.ids.is_empty() {
             return None;
         }
-        // The most urgent packet: smallest priority number, earliest among equals.
+        // The most urgent packet: the smallest priority number, the earliest among equals.
         let mut best = 0;
-        for (i, e) in self.entries.iter().enumerate().skip(1) {
-            let b = &self.entries[best];
-            if (e.priority, e.order) < (b.priority, b.order) {
+        let mut best_prio = self.priorities[0];
+        for (i, &prio) in self.priorities.iter().enumerate().skip(1) {
+            if prio < best_prio {
                 best = i;
+                best_prio = prio;
             }
         }
-        // Starvation prevention: the earliest-enqueued packet of that flow.
-        let flow = self.entries[best].flow;
-        let mut send = best;
-        for (i, e) in self.entries.iter().enumerate() {
-            if e.flow == flow && e.order < self.entries[send].order {
-                send = i;
-            }
-        }
-        let e = self.entries.swap_remove(send);
-        self.bytes -= e.wire as u64;
-        Some(e.id)
+        // Starvation prevention: the earliest-enqueued packet of that flow, at or before `best`.
+        let flow = self.flows[best];
+        let send = self.flows[..=best].iter().position(|&f| f == flow).unwrap_or(best);
+        Some(self.remove(send))
     }
 
     pub fn bytes(&self) -> u64 {
@@ -89,11 +88,11 @@ impl PfabricQueue {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.ids.is_empty()
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.ids.len()
     }
 }
 

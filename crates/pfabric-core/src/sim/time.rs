@@ -33,8 +33,12 @@ pub fn bps_from_gbps(gbps: f64) -> u64 {
 /// never faster than its rate.
 #[inline]
 pub fn serialization_ps(bytes: u64, rate_bps: u64) -> Time {
-    let bits_ps = bytes as u128 * 8 * PS_PER_S as u128;
-    bits_ps.div_ceil(rate_bps as u128) as Time
+    // 64-bit arithmetic (a 128-bit division is a slow library call) while it cannot overflow: any packet.
+    if bytes < (1 << 20) {
+        (bytes * 8 * PS_PER_S).div_ceil(rate_bps)
+    } else {
+        (bytes as u128 * 8 * PS_PER_S as u128).div_ceil(rate_bps as u128) as Time
+    }
 }
 
 #[cfg(test)]

@@ -183,7 +183,6 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit,
-            hops: 0,
         }
     }
 
@@ -202,7 +201,6 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit: false,
-            hops: 0,
         }
     }
 
