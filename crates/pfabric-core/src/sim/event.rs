@@ -166,13 +166,11 @@ mod tests {
         let mut rng = crate::sim::rng::Rng::new(7);
         let mut q = EventQueue::new();
         let mut reference = std::collections::BTreeSet::new();
-        let mut seq = 0u64;
         let mut now = 0;
         for i in 0..50_000u32 {
             let t = now + rng.below(if i % 2 == 0 { 8 } else { 1 << 40 });
             q.schedule(t, EventKind::Arrive, i, 0);
-            reference.insert((t, seq, i));
-            seq += 1;
+            reference.insert((t, i as u64, i));
             if i % 3 != 0 {
                 let e = q.pop().unwrap();
                 let first = reference.pop_first().unwrap();
