@@ -350,7 +350,8 @@ def test_core_json_leaf_spine_poisson():
     assert workload["cdf"]["cdf"][-1] == 1.0
     assert core["scheme"] == {"name": "tcp"}
     assert core["run"] == {"max_sim_time_s": None}
-    assert set(core) == {"seed", "topology", "workload", "scheme", "run"}
+    assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
+    assert core["output"] == {"track_flows": 0}
 
 
 def test_core_json_other_topologies():

@@ -74,6 +74,25 @@ def with_derived_columns(flows: pa.Table) -> pa.Table:
     return flows.append_column("slowdown", pa.array(metrics.normalized_fct(flows), mask=unfinished))
 
 
+def with_loss_rate(loss: pa.Table) -> pa.Table:
+    """Add `loss_rate` = dropped / offered data packets (null where nothing was offered)."""
+    if loss.num_columns == 0:
+        return loss
+    offered = loss.column("offered_packets").to_numpy().astype(np.float64)
+    dropped = loss.column("dropped_packets").to_numpy().astype(np.float64)
+    rate = np.divide(dropped, offered, out=np.zeros_like(offered), where=offered > 0)
+    return loss.append_column("loss_rate", pa.array(rate, mask=offered == 0))
+
+
+def with_rate(samples: pa.Table, interval_s: float | None) -> pa.Table:
+    """Add `time_s` (end of each interval) and `throughput_gbps` over the interval."""
+    if samples.num_columns == 0 or not interval_s:
+        return samples
+    time_s = _seconds(samples.column("time_ps").to_numpy())
+    gbps = samples.column("delivered_bytes").to_numpy().astype(np.float64) * 8 / interval_s / 1e9
+    return samples.append_column("time_s", pa.array(time_s)).append_column("throughput_gbps", pa.array(gbps))
+
+
 @dataclass
 class RunResult:
     """One finished run: tables, counters, summary, and the scenario that produced them."""
@@ -83,27 +102,52 @@ class RunResult:
     ports: pa.Table
     stats: dict = field(default_factory=dict)
     summary: dict = field(default_factory=dict)
+    # Data-packet loss per port tier and priority-number bin (the pFabric paper's Figure 13).
+    priority_loss: pa.Table = field(default_factory=pa.table)
+    # Bytes delivered per tracked flow per sampling interval (empty unless output.sample_interval_s is set).
+    throughput: pa.Table = field(default_factory=pa.table)
 
     @classmethod
     def from_core(cls, raw: dict, scenario: Scenario) -> RunResult:
         """Build from what `pfabric._core.run` returns and compute the summary."""
         flows = with_derived_columns(columns_to_table(raw["flows"]))
         ports = columns_to_table(raw.get("ports") or {})
+        priority_loss = with_loss_rate(columns_to_table(raw.get("priority_loss") or {}))
+        throughput = with_rate(
+            columns_to_table(raw.get("throughput") or {}), scenario.output.sample_interval_s
+        )
         out = scenario.output
         summary = metrics.summarize(flows, out.warmup_fraction, out.cooldown_fraction)
         stats = dict(raw.get("stats") or {})
         if stats.get("cut_short"):
             limit = scenario.run.max_sim_time_s
             summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
-        return cls(scenario=scenario, flows=flows, ports=ports, stats=stats, summary=summary)
+        return cls(
+            scenario=scenario,
+            flows=flows,
+            ports=ports,
+            stats=stats,
+            summary=summary,
+            priority_loss=priority_loss,
+            throughput=throughput,
+        )
+
+    def tables(self) -> dict[str, pa.Table]:
+        """Every table of the run by name (the names of their Parquet files, less the suffix)."""
+        return {
+            "flows": self.flows,
+            "ports": self.ports,
+            "priority_loss": self.priority_loss,
+            "throughput": self.throughput,
+        }
 
     def to_polars(self, table: str = "flows"):
-        """The flow (or port) table as a polars DataFrame (polars is optional)."""
+        """A table (flows, ports, priority_loss, throughput) as a polars DataFrame (polars is optional)."""
         try:
             import polars as pl
         except ImportError:
             raise ImportError("RunResult.to_polars needs polars: pip install 'pfabric[polars]'") from None
-        return pl.from_arrow({"flows": self.flows, "ports": self.ports}[table])
+        return pl.from_arrow(self.tables()[table])
 
     def summary_document(self) -> dict:
         """What summary.json holds: the summary, the core's counters, the scenario and its hash."""
@@ -120,7 +164,7 @@ class RunResult:
         )
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write flows.parquet, ports.parquet and summary.json (last), each atomically; return their paths.
+        """Write each table as Parquet and summary.json (last), each atomically; return their paths.
 
         Each file appears whole or not at all (temp name in the same folder, then `os.replace`), and
         summary.json is written last, so its presence marks a complete output folder.
@@ -129,9 +173,13 @@ class RunResult:
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        paths = {name: out / name for name in ("flows.parquet", "ports.parquet", "summary.json")}
-        _atomic(paths["flows.parquet"], lambda tmp: pq.write_table(self.flows, tmp, compression="zstd"))
-        _atomic(paths["ports.parquet"], lambda tmp: pq.write_table(self.ports, tmp, compression="zstd"))
+        paths = {}
+        for name, table in self.tables().items():
+            if table.num_columns == 0 or (name == "throughput" and table.num_rows == 0):
+                continue
+            paths[f"{name}.parquet"] = out / f"{name}.parquet"
+            _atomic(paths[f"{name}.parquet"], lambda tmp, t=table: pq.write_table(t, tmp, compression="zstd"))
+        paths["summary.json"] = out / "summary.json"
         text = json.dumps(self.summary_document(), indent=2, allow_nan=False) + "\n"
         _atomic(paths["summary.json"], lambda tmp: tmp.write_text(text, encoding="utf-8"))
         return paths

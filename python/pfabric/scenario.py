@@ -16,6 +16,7 @@ never opens a file a user chose (DESIGN section 1).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import tomllib
 from pathlib import Path
@@ -43,6 +44,7 @@ from .errors import ScenarioError
 
 __all__ = [
     "Dumbbell",
+    "FanIn",
     "FatTree",
     "LeafSpine",
     "Output",
@@ -69,9 +71,13 @@ def _number_only(value: Any) -> Any:
 
 _Number = BeforeValidator(_number_only)
 PositiveInt = Annotated[int, _Number, Field(gt=0)]
-Rate = Annotated[float, _Number, Field(gt=0)]
-Delay = Annotated[float, _Number, Field(ge=0)]
+# Bounds shared with the core (config.rs): simulated time is a u64 of picoseconds, so a scenario names no
+# time beyond MAX_SECONDS, and rates stay within [0.001, 1e6] Gbps.
+MAX_SECONDS = workloads.MAX_SECONDS
+Rate = Annotated[float, _Number, Field(ge=1e-3, le=1e6)]
+Delay = Annotated[float, _Number, Field(ge=0, le=MAX_SECONDS * 1e6)]
 PositiveFloat = Annotated[float, _Number, Field(gt=0)]
+Seconds = Annotated[float, _Number, Field(gt=0, le=MAX_SECONDS)]
 Fraction = Annotated[float, _Number, Field(ge=0, lt=0.5)]
 Routing = Literal["spray", "ecmp"]
 
@@ -276,7 +282,7 @@ class Poisson(_Section):
     flows: PositiveInt | None = Field(
         1000, description="Number of flows to generate (set either flows or duration_s, not both)."
     )
-    duration_s: PositiveFloat | None = Field(
+    duration_s: Seconds | None = Field(
         None, description="Generate arrivals for this long instead of a flow count (unsets flows)."
     )
 
@@ -369,8 +375,45 @@ class Trace(_Section):
         return {"kind": "trace", **self._flows.to_core()}
 
 
+class FanIn(_Section):
+    """Many senders, one receiver, all starting at once: incast, and the paper's stress tests.
+
+    The senders are distinct hosts other than the receiver, drawn at random from the scenario's seed. Give
+    each flow's size (`flow_bytes`: seamless switching, loss under stress) or the total striped across the
+    senders (`total_bytes`: incast, a request for a file held by `senders` servers).
+    """
+
+    kind: Literal["fan-in"] = Field("fan-in", description="N senders to one receiver at once.")
+    receiver: Annotated[int, _Number] = Field(0, ge=0, description="Host index of the receiver.")
+    senders: PositiveInt = Field(5, description="Number of senders (distinct hosts, drawn at random).")
+    flow_bytes: PositiveInt | None = Field(None, description="Bytes each sender sends.")
+    total_bytes: PositiveInt | None = Field(
+        None, description="Bytes of one request striped evenly across the senders (instead of flow_bytes)."
+    )
+    start_s: Annotated[float, _Number] = Field(
+        0.0, ge=0, le=MAX_SECONDS, description="When every flow starts."
+    )
+
+    @model_validator(mode="after")
+    def _one_size(self) -> FanIn:
+        if (self.flow_bytes is None) == (self.total_bytes is None):
+            raise ScenarioError(
+                "flow_bytes", self.flow_bytes, "expected exactly one of flow_bytes and total_bytes"
+            )
+        return self
+
+    def check_hosts(self, hosts: int) -> None:
+        if self.receiver >= hosts:
+            raise ScenarioError("receiver", self.receiver, f"expected a host index in [0, {hosts})")
+        if self.senders > hosts - 1:
+            raise ScenarioError("senders", self.senders, f"expected at most {hosts - 1} senders")
+
+    def to_core(self) -> dict:
+        return {"kind": "fan-in", **self.model_dump(mode="json", exclude_none=True)}
+
+
 Workload = Annotated[
-    Annotated[Poisson, Tag("poisson")] | Annotated[Trace, Tag("trace")],
+    Annotated[Poisson, Tag("poisson")] | Annotated[Trace, Tag("trace")] | Annotated[FanIn, Tag("fan-in")],
     Discriminator(_kind_or("poisson")),
 ]
 
@@ -492,12 +535,38 @@ class Output(_Section):
     cooldown_fraction: Fraction = Field(
         0.0, description="Leave out of the statistics the flows that start in this last fraction of arrivals."
     )
+    loss_priority_edges_bytes: list[PositiveInt] | None = Field(
+        None,
+        description="Upper edges of the priority-number bins of the loss table (priority_loss.parquet). "
+        "Unset: the paper's Figure 13 bins, 10/100/1K/3K/6K/10K/20K packets of 1460 bytes.",
+    )
+    sample_interval_s: Seconds | None = Field(
+        None, description="Record the throughput of tracked flows every this often (throughput.parquet)."
+    )
+    track_flows: Annotated[int, _Number] = Field(
+        0, ge=0, le=2**20, description="Track the throughput of the flows with ids below this."
+    )
+
+    @field_validator("loss_priority_edges_bytes")
+    @classmethod
+    def _increasing(cls, value: list[int] | None) -> list[int] | None:
+        if value is not None and any(b <= a for a, b in itertools.pairwise(value)):
+            raise ValueError("edges must increase")
+        return value
+
+    def to_core(self) -> dict:
+        """The measurement settings the core needs (the fractions are applied here, in the summary)."""
+        return self.model_dump(
+            mode="json",
+            include={"loss_priority_edges_bytes", "sample_interval_s", "track_flows"},
+            exclude_none=True,
+        )
 
 
 class Run(_Section):
     """Limits of the simulation itself."""
 
-    max_sim_time_s: PositiveFloat | None = Field(
+    max_sim_time_s: Seconds | None = Field(
         None,
         description="Stop at this simulated time; flows not done are reported unfinished. "
         "Unset: run until every flow finishes.",
@@ -524,12 +593,14 @@ class Scenario(_Section):
         return "expected an integer in [0, 2**63)" if name == "seed" else None
 
     @model_validator(mode="after")
-    def _trace_fits_topology(self) -> Scenario:
-        if isinstance(self.workload, Trace):
-            try:
+    def _workload_fits_topology(self) -> Scenario:
+        try:
+            if isinstance(self.workload, Trace):
                 self.workload.read(self.topology.hosts)
-            except ScenarioError as exc:
-                raise exc.at("workload") from None
+            elif isinstance(self.workload, FanIn):
+                self.workload.check_hosts(self.topology.hosts)
+        except ScenarioError as exc:
+            raise exc.at("workload") from None
         return self
 
     # construction
@@ -582,6 +653,7 @@ class Scenario(_Section):
             "workload": self.workload.to_core(),
             "scheme": self.scheme.model_dump(mode="json"),
             "run": self.run.model_dump(mode="json"),
+            "output": self.output.to_core(),
         }
 
     def to_core_json(self) -> str:
@@ -608,6 +680,8 @@ class Scenario(_Section):
     def _user_files(self) -> list[str]:
         if isinstance(self.workload, Trace):
             return [self.workload.path]
+        if isinstance(self.workload, FanIn):
+            return []
         if self.workload.cdf not in workloads.packaged_cdfs():
             return [self.workload.cdf]
         return []

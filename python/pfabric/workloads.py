@@ -25,6 +25,9 @@ import numpy as np
 
 from .errors import ScenarioError
 
+# Longest time a scenario may name; the core has the same bound (simulated time is a u64 of picoseconds).
+MAX_SECONDS = 1e6
+
 __all__ = [
     "INTERPOLATIONS",
     "Cdf",
@@ -326,7 +329,8 @@ def _check_cdf(rows: _Rows, interpolation: str, source: str, field: str) -> Cdf:
 def _check_trace(columns: dict[str, np.ndarray], hosts: int, field: str) -> Trace:
     start, src, dst, size = (columns[name] for name in TRACE_REQUIRED)
     deadline = columns.get("deadline_s")
-    _first_bad(start, ~np.isfinite(start) | (start < 0), "start_s", "expected a finite time >= 0", field)
+    bad_start = ~np.isfinite(start) | (start < 0) | (start > MAX_SECONDS)
+    _first_bad(start, bad_start, "start_s", f"expected a time in [0, {MAX_SECONDS:g}] s", field)
     hosts_text = f"expected a host index in [0, {hosts})"
     for name, col in (("src", src), ("dst", dst)):
         bad = ~np.isfinite(col) | (col != np.round(col)) | (col < 0) | (col >= hosts)
@@ -335,8 +339,10 @@ def _check_trace(columns: dict[str, np.ndarray], hosts: int, field: str) -> Trac
     bad_size = ~np.isfinite(size) | (size <= 0) | (size != np.round(size)) | (size >= 2.0**63)
     _first_bad(size, bad_size, "size_bytes", "expected a whole number of bytes > 0", field)
     if deadline is not None:
-        bad = ~np.isfinite(deadline) | (deadline <= 0)
-        _first_bad(deadline, bad, "deadline_s", "expected a finite time > 0 after start_s", field)
+        bad = ~np.isfinite(deadline) | (deadline <= 0) | (deadline > MAX_SECONDS)
+        _first_bad(
+            deadline, bad, "deadline_s", f"expected a time in (0, {MAX_SECONDS:g}] s after start_s", field
+        )
     order = np.argsort(start, kind="stable")
     return Trace(
         start_s=start[order],

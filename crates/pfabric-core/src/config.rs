@@ -80,8 +80,21 @@ impl TopologyConfig {
 
 #[derive(Clone, Debug)]
 pub enum WorkloadConfig {
-    Poisson { cdf: EmpiricalCdf, load: f64, flows: Option<u64>, duration: Option<Time> },
+    Poisson {
+        cdf: EmpiricalCdf,
+        load: f64,
+        flows: Option<u64>,
+        duration: Option<Time>,
+    },
     Flows(Vec<FlowSpec>),
+    /// `senders` distinct hosts, drawn at random, each send `flow_bytes` to `receiver` at `start`
+    /// (incast when the bytes are one request striped across the senders).
+    FanIn {
+        receiver: u32,
+        senders: u32,
+        flow_bytes: u64,
+        start: Time,
+    },
 }
 
 impl WorkloadConfig {
@@ -97,6 +110,9 @@ impl WorkloadConfig {
                 seed,
             )),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
+            WorkloadConfig::FanIn { receiver, senders, flow_bytes, start } => {
+                Arrivals::list(crate::workload::fan_in(receiver, senders, flow_bytes, start, t.hosts(), seed))
+            }
         }
     }
 }
@@ -154,6 +170,56 @@ pub struct ScenarioConfig {
     pub workload: WorkloadConfig,
     pub scheme: SchemeConfig,
     pub max_sim_time: Option<Time>,
+    pub measure: MeasureConfig,
+}
+
+/// What a run records beyond the per-flow table and port counters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureConfig {
+    /// Upper edges of the priority-number bins for loss accounting (data packets, per port tier): bins are
+    /// [0, e0), [e0, e1), ..., [e_last, inf).
+    pub loss_priority_edges: Vec<u64>,
+    /// Record each tracked flow's delivered bytes every this often, if set.
+    pub sample_interval: Option<Time>,
+    /// Flows with an id below this are tracked.
+    pub track_flows: u32,
+}
+
+/// The paper's Figure 13 bins of priority numbers: [0,10), [10,100), [100,1K), [1K,3K), [3K,6K), [6K,10K),
+/// [10K,20K) packets of 1460 bytes, and above.
+pub const FIGURE13_EDGES_PKTS: [u64; 7] = [10, 100, 1_000, 3_000, 6_000, 10_000, 20_000];
+
+impl Default for MeasureConfig {
+    fn default() -> Self {
+        MeasureConfig {
+            loss_priority_edges: FIGURE13_EDGES_PKTS.iter().map(|p| p * crate::net::packet::MSS_BYTES as u64).collect(),
+            sample_interval: None,
+            track_flows: 0,
+        }
+    }
+}
+
+fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
+    let s = Section::of(v, "output")?;
+    s.only(&["warmup_fraction", "cooldown_fraction", "loss_priority_edges_bytes", "sample_interval_s", "track_flows"])?;
+    let mut m = MeasureConfig::default();
+    if s.get("loss_priority_edges_bytes").is_some() {
+        let edges = s.f64_list("loss_priority_edges_bytes")?;
+        for (i, w) in edges.windows(2).enumerate() {
+            if w[1] <= w[0] {
+                return err(&format!("output.loss_priority_edges_bytes[{}]", i + 1), w[1], "increasing edges");
+            }
+        }
+        if edges.first().is_some_and(|&e| e <= 0.0) {
+            return err("output.loss_priority_edges_bytes[0]", edges[0], "edges > 0");
+        }
+        m.loss_priority_edges = edges.iter().map(|&e| e as u64).collect();
+    }
+    if s.get("sample_interval_s").is_some() {
+        m.sample_interval = Some(ps_from_s(s.duration("sample_interval_s", 1.0, 1.0, true)?).max(1));
+    }
+    m.track_flows = s.int_in("track_flows", 0, 0, 1 << 20)? as u32;
+    Ok(m)
 }
 
 // ---- reading JSON ----
@@ -207,8 +273,21 @@ impl<'a> Section<'a> {
         if x > 0.0 {
             Ok(x)
         } else {
-            err(&self.field(key), x, "a number > 0")
+            err(&self.field(key), format!("{x:?}"), "a number > 0")
         }
+    }
+
+    /// A duration in [0, MAX_SECONDS] seconds given in `unit_s` seconds per unit.
+    fn duration(&self, key: &str, default: f64, unit_s: f64, positive: bool) -> Result<f64, ConfigError> {
+        let x = if positive { self.positive(key, default)? } else { self.non_negative(key, default)? };
+        if x * unit_s > MAX_SECONDS {
+            return err(
+                &self.field(key),
+                format!("{x:?}"),
+                format!("at most {:?} (about 11 days)", MAX_SECONDS / unit_s),
+            );
+        }
+        Ok(x)
     }
 
     fn non_negative(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
@@ -216,7 +295,7 @@ impl<'a> Section<'a> {
         if x >= 0.0 {
             Ok(x)
         } else {
-            err(&self.field(key), x, "a number >= 0")
+            err(&self.field(key), format!("{x:?}"), "a number >= 0")
         }
     }
 
@@ -252,6 +331,9 @@ impl<'a> Section<'a> {
 }
 
 const MAX_HOSTS: u64 = 1 << 20;
+/// Longest time a scenario may name (delays, starts, durations): simulated time is a u64 of picoseconds,
+/// which overflows after 213 days; 1e6 s leaves room for any sum of them.
+pub const MAX_SECONDS: f64 = 1e6;
 
 fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
     let s = Section::of(v, "topology")?;
@@ -303,16 +385,18 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
         "ecmp" => Routing::Ecmp,
         other => return err("topology.routing", format!("{other:?}"), "one of: spray, ecmp"),
     };
-    if host_rate < 1e-3 || core_rate < 1e-3 {
-        return err("topology.host_rate_gbps", host_rate.min(core_rate), "a rate of at least 0.001 Gbps");
+    for (key, rate) in [("host_rate_gbps", host_rate), (core_key, core_rate)] {
+        if !(1e-3..=1e6).contains(&rate) {
+            return err(&format!("topology.{key}"), format!("{rate:?}"), "a rate in [0.001, 1e6] Gbps");
+        }
     }
     Ok(TopologyConfig {
         kind,
         links: LinkParams {
             host_rate_bps: bps_from_gbps(host_rate),
             core_rate_bps: bps_from_gbps(core_rate),
-            link_delay_ps: ps_from_us(s.non_negative("link_delay_us", 0.2)?),
-            host_delay_ps: ps_from_us(s.non_negative("host_delay_us", 2.5)?),
+            link_delay_ps: ps_from_us(s.duration("link_delay_us", 0.2, 1e-6, false)?),
+            host_delay_ps: ps_from_us(s.duration("host_delay_us", 2.5, 1e-6, false)?),
         },
         routing,
     })
@@ -333,7 +417,7 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
             };
             let duration = match s.get("duration_s") {
                 None => None,
-                Some(_) => Some(ps_from_s(s.positive("duration_s", 1.0)?)),
+                Some(_) => Some(ps_from_s(s.duration("duration_s", 1.0, 1.0, true)?)),
             };
             if flows.is_none() && duration.is_none() {
                 return err("workload.flows", "nothing", "a number of flows or a duration_s");
@@ -346,8 +430,10 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                 "step" => Interpolation::Step,
                 other => return err("workload.cdf.interpolation", format!("{other:?}"), "one of: linear, step"),
             };
-            let cdf = EmpiricalCdf::new(c.f64_list("size_bytes")?, c.f64_list("cdf")?, interpolation).or_else(|m| {
-                err("workload.cdf", m, "a CDF: sizes >= 0 non-decreasing, probabilities non-decreasing to 1")
+            let cdf = EmpiricalCdf::new(c.f64_list("size_bytes")?, c.f64_list("cdf")?, interpolation).or_else(|e| {
+                let field =
+                    if e.place.is_empty() { "workload.cdf".to_string() } else { format!("workload.cdf: {}", e.place) };
+                err(&field, e.value, e.allowed)
             })?;
             Ok(WorkloadConfig::Poisson { cdf, load, flows, duration })
         }
@@ -379,13 +465,20 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                 if a == b {
                     return err(&format!("workload.dst[{i}]"), b, "a host other than the source");
                 }
-                if start[i] < 0.0 {
-                    return err(&format!("workload.start_s[{i}]"), start[i], "a time >= 0");
+                if !(0.0..=MAX_SECONDS).contains(&start[i]) {
+                    return err(&format!("workload.start_s[{i}]"), format!("{:?}", start[i]), "a time in [0, 1e6] s");
                 }
                 if size[i].is_nan() || size[i] <= 0.0 || size[i] > 1e15 {
                     return err(&format!("workload.size_bytes[{i}]"), size[i], "a size in (0, 1e15]");
                 }
                 let dl = match &deadline {
+                    Some(d) if d[i] > MAX_SECONDS => {
+                        return err(
+                            &format!("workload.deadline_s[{i}]"),
+                            format!("{:?}", d[i]),
+                            "a deadline of at most 1e6 s",
+                        )
+                    }
                     Some(d) if d[i] > 0.0 => Some(ps_from_s(start[i] + d[i])),
                     Some(d) if d[i] < 0.0 => {
                         return err(&format!("workload.deadline_s[{i}]"), d[i], "a deadline > 0 (0 for none)")
@@ -402,7 +495,19 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
             }
             Ok(WorkloadConfig::Flows(flows))
         }
-        other => err("workload.kind", format!("{other:?}"), "one of: poisson, trace"),
+        "fan-in" => {
+            s.only(&["kind", "receiver", "senders", "flow_bytes", "total_bytes", "start_s"])?;
+            let receiver = s.int_in("receiver", 0, 0, hosts as u64 - 1)? as u32;
+            let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)? as u32;
+            let flow_bytes = match (s.get("flow_bytes"), s.get("total_bytes")) {
+                (Some(_), None) => s.int_in("flow_bytes", 1, 1, 1 << 50)?,
+                (None, Some(_)) => s.int_in("total_bytes", 1, 1, 1 << 50)?.div_ceil(senders as u64),
+                _ => return err("workload.flow_bytes", "both or neither", "flow_bytes or total_bytes, one of them"),
+            };
+            let start = ps_from_s(s.duration("start_s", 0.0, 1.0, false)?);
+            Ok(WorkloadConfig::FanIn { receiver, senders, flow_bytes, start })
+        }
+        other => err("workload.kind", format!("{other:?}"), "one of: poisson, trace, fan-in"),
     }
 }
 
@@ -487,7 +592,7 @@ impl ScenarioConfig {
 
     pub fn from_value(v: &Value) -> Result<Self, ConfigError> {
         let s = Section::of(v, "")?;
-        s.only(&["seed", "topology", "workload", "scheme", "run"])?;
+        s.only(&["seed", "topology", "workload", "scheme", "run", "output"])?;
         let seed = s.int_in("seed", 1, 0, u64::MAX >> 1)?;
         let empty = Value::Object(Map::new());
         let topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
@@ -497,9 +602,10 @@ impl ScenarioConfig {
         run.only(&["max_sim_time_s"])?;
         let max_sim_time = match run.get("max_sim_time_s") {
             None => None,
-            Some(_) => Some(ps_from_s(run.positive("max_sim_time_s", 1.0)?)),
+            Some(_) => Some(ps_from_s(run.duration("max_sim_time_s", 1.0, 1.0, true)?)),
         };
-        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time })
+        let measure = parse_measure(s.get("output").unwrap_or(&empty))?;
+        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time, measure })
     }
 }
 

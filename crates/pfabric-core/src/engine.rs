@@ -10,7 +10,7 @@
 //! whose slots are reused) and at most one pending timer event: a timer that moves later is left to fire and be
 //! rescheduled, so ACKs never touch the event queue for timers. A finished flow keeps only its output record.
 
-use crate::config::{Routing, ScenarioConfig};
+use crate::config::{MeasureConfig, Routing, ScenarioConfig};
 use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
 use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
@@ -19,6 +19,7 @@ use crate::queue::Queue;
 use crate::sim::event::{EventKind, EventQueue};
 use crate::sim::rng::Rng;
 use crate::sim::time::{serialization_ps, Time};
+use crate::transport::receiver::Arrival;
 use crate::transport::{Receiver, Sender, TransportParams};
 use crate::workload::{offered_wire_bytes, Arrivals, FlowSpec};
 
@@ -30,7 +31,41 @@ struct PortState {
     busy_until: Time,
     /// A `PortFree` event is pending for this port.
     wake_pending: bool,
+    /// Index of the port's tier (first hop, fabric, last hop) in the loss tables.
+    tier: usize,
     counters: PortCounters,
+}
+
+/// Data packets offered to and dropped by ports, per tier and per priority-number bin (the paper's Figure 13).
+pub struct PriorityLoss {
+    pub edges: Vec<u64>,
+    /// `offered[tier * bins + bin]`, tiers in the order of [`Tier`](crate::net::topology::Tier).
+    pub offered: Vec<u64>,
+    pub dropped: Vec<u64>,
+}
+
+impl PriorityLoss {
+    fn new(edges: Vec<u64>) -> Self {
+        let cells = 3 * (edges.len() + 1);
+        PriorityLoss { edges, offered: vec![0; cells], dropped: vec![0; cells] }
+    }
+
+    pub fn bins(&self) -> usize {
+        self.edges.len() + 1
+    }
+
+    #[inline]
+    fn cell(&self, tier: usize, priority: u64) -> usize {
+        tier * self.bins() + self.edges.partition_point(|&e| e <= priority)
+    }
+}
+
+/// Bytes delivered to each tracked flow in each sampling interval.
+struct Sampler {
+    interval: Time,
+    delivered: Vec<u64>,
+    /// (end of interval, flow, bytes delivered in the interval).
+    rows: Vec<(Time, u32, u64)>,
 }
 
 struct Connection {
@@ -70,6 +105,8 @@ pub struct Simulation {
     max_time: Option<Time>,
     /// The run stopped at `max_time` with events left.
     pub(crate) cut_short: bool,
+    loss: PriorityLoss,
+    sampler: Option<Sampler>,
 }
 
 impl Simulation {
@@ -80,9 +117,15 @@ impl Simulation {
                 queue: cfg.scheme.queue.build(),
                 busy_until: 0,
                 wake_pending: false,
+                tier: 0,
                 counters: PortCounters::default(),
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut ports = ports;
+        for (p, spec) in ports.iter_mut().zip(&topo.ports) {
+            p.tier = spec.tier as usize;
+        }
+        let MeasureConfig { loss_priority_edges, sample_interval, track_flows } = cfg.measure;
         let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
         let flows_total = arrivals.total();
         let mut sim = Simulation {
@@ -106,7 +149,16 @@ impl Simulation {
             max_time: cfg.max_sim_time,
             cut_short: false,
             arrivals: Arrivals::List { flows: Vec::new(), next: 0 },
+            loss: PriorityLoss::new(loss_priority_edges),
+            sampler: sample_interval.filter(|_| track_flows > 0).map(|interval| Sampler {
+                interval,
+                delivered: vec![0; track_flows as usize],
+                rows: Vec::new(),
+            }),
         };
+        if let Some(s) = &sim.sampler {
+            sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
+        }
         sim.next_arrival = arrivals.next_flow();
         sim.arrivals = arrivals;
         if let Some(f) = sim.next_arrival {
@@ -182,6 +234,7 @@ impl Simulation {
                 EventKind::PortFree => self.port_free(ev.a),
                 EventKind::FlowArrival => self.flow_arrival(),
                 EventKind::Timer => self.timer(ev.a, ev.time),
+                EventKind::Sample => self.sample(),
             }
         }
         false
@@ -319,6 +372,11 @@ impl Simulation {
 
     fn enqueue(&mut self, port: u32, id: PacketId) {
         let ps = &mut self.ports[port as usize];
+        let p = self.pool.get(id);
+        if p.kind == PacketKind::Data {
+            let cell = self.loss.cell(ps.tier, p.priority);
+            self.loss.offered[cell] += 1;
+        }
         if !ps.wake_pending && ps.busy_until <= self.now && ps.queue.is_empty() {
             self.transmit(port, id);
             return;
@@ -330,6 +388,8 @@ impl Simulation {
             if p.kind == PacketKind::Data {
                 ps.counters.drop_data_packets += 1;
                 self.counters.data_packets_dropped += 1;
+                let cell = self.loss.cell(ps.tier, p.priority);
+                self.loss.dropped[cell] += 1;
             } else {
                 self.counters.control_packets_dropped += 1;
             }
@@ -403,9 +463,17 @@ impl Simulation {
             return; // a late copy for a flow whose sender already closed
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
-        if conn.receiver.on_packet(pkt.seq) {
+        let arrival = conn.receiver.on_packet(pkt.seq);
+        if arrival == Arrival::Completes {
             self.flows[pkt.flow as usize].finish = self.now;
             self.counters.flows_finished += 1;
+        }
+        if arrival != Arrival::Old {
+            if let Some(s) = &mut self.sampler {
+                if let Some(bytes) = s.delivered.get_mut(pkt.flow as usize) {
+                    *bytes += pkt.payload as u64;
+                }
+            }
         }
         let ack = Packet {
             priority: 0,
@@ -445,6 +513,30 @@ impl Simulation {
         } else {
             self.sync_timer(ack.flow);
         }
+    }
+
+    /// End of a sampling interval: record each tracked flow's delivered bytes.
+    fn sample(&mut self) {
+        let Some(s) = &mut self.sampler else { return };
+        let started = self.flows.len().min(s.delivered.len());
+        for (f, bytes) in s.delivered[..started].iter_mut().enumerate() {
+            s.rows.push((self.now, f as u32, *bytes));
+            *bytes = 0;
+        }
+        // Keep sampling while there is anything left to happen.
+        if self.active_flows > 0 || self.next_arrival.is_some() {
+            self.events.schedule(self.now + s.interval, EventKind::Sample, 0, 0);
+        }
+    }
+
+    /// Data-packet loss per tier and priority bin.
+    pub fn priority_loss(&self) -> &PriorityLoss {
+        &self.loss
+    }
+
+    /// (end of interval, flow, bytes delivered in it) for the tracked flows, if sampling was on.
+    pub fn throughput_samples(&self) -> &[(Time, u32, u64)] {
+        self.sampler.as_ref().map_or(&[], |s| &s.rows)
     }
 
     /// Copy the counters of flows still open into their records (at the end of a run).

@@ -3,6 +3,7 @@
 
 use crate::engine::Simulation;
 use crate::metrics::UNFINISHED;
+use crate::net::topology::Tier;
 
 /// A column of values.
 pub enum Column {
@@ -53,6 +54,38 @@ pub fn port_columns(sim: &Simulation) -> Columns {
         ("drop_bytes", Column::U64((0..n).map(|i| c(i).drop_bytes).collect())),
         ("drop_data_packets", Column::U64((0..n).map(|i| c(i).drop_data_packets).collect())),
         ("max_queue_bytes", Column::U64((0..n).map(|i| c(i).max_queue_bytes).collect())),
+    ]
+}
+
+/// Loss of data packets per port tier and priority-number bin: the paper's Figure 13.
+pub fn priority_loss_columns(sim: &Simulation) -> Columns {
+    let l = sim.priority_loss();
+    let bins = l.bins();
+    let mut tier = Vec::new();
+    let (mut lo, mut hi) = (Vec::new(), Vec::new());
+    for t in Tier::ALL {
+        for b in 0..bins {
+            tier.push(t.name().to_string());
+            lo.push(if b == 0 { 0 } else { l.edges[b - 1] });
+            hi.push(if b < l.edges.len() { l.edges[b] } else { u64::MAX });
+        }
+    }
+    vec![
+        ("tier", Column::Str(tier)),
+        ("priority_lo_bytes", Column::U64(lo)),
+        ("priority_hi_bytes", Column::U64(hi)),
+        ("offered_packets", Column::U64(l.offered.clone())),
+        ("dropped_packets", Column::U64(l.dropped.clone())),
+    ]
+}
+
+/// Bytes delivered per tracked flow per sampling interval.
+pub fn throughput_columns(sim: &Simulation) -> Columns {
+    let rows = sim.throughput_samples();
+    vec![
+        ("time_ps", Column::U64(rows.iter().map(|r| r.0).collect())),
+        ("flow_id", Column::U32(rows.iter().map(|r| r.1).collect())),
+        ("delivered_bytes", Column::U64(rows.iter().map(|r| r.2).collect())),
     ]
 }
 

@@ -5,7 +5,9 @@
 use std::time::Instant;
 
 use pfabric_core::config::{scheme_defaults, SCHEME_NAMES};
-use pfabric_core::results::{flow_columns, port_columns, run_stats, Column, Columns};
+use pfabric_core::results::{
+    flow_columns, port_columns, priority_loss_columns, run_stats, throughput_columns, Column, Columns,
+};
 use pfabric_core::{ScenarioConfig, Simulation};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -41,7 +43,8 @@ fn columns_to_dict<'py>(py: Python<'py>, cols: Columns) -> PyResult<Bound<'py, P
 }
 
 /// Run the scenario given as JSON. `progress`, if given, is called with a dict between chunks of events.
-/// Returns {"flows": {column: (dtype, bytes)}, "ports": {...}, "stats": {...}}.
+/// Returns {"flows": {column: (dtype, bytes)}, "ports": {...}, "priority_loss": {...}, "throughput": {...},
+/// "stats": {...}}.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, progress=None))]
 fn run<'py>(py: Python<'py>, scenario_json: &str, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
@@ -70,6 +73,8 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, progress: Option<Bound<'py, Py
     let out = PyDict::new(py);
     out.set_item("flows", columns_to_dict(py, flow_columns(&sim))?)?;
     out.set_item("ports", columns_to_dict(py, port_columns(&sim))?)?;
+    out.set_item("priority_loss", columns_to_dict(py, priority_loss_columns(&sim))?)?;
+    out.set_item("throughput", columns_to_dict(py, throughput_columns(&sim))?)?;
     let stats = PyDict::new(py);
     for (k, v) in run_stats(&sim) {
         if v.fract() == 0.0 && v.abs() < 9.0e15 {

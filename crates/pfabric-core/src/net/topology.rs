@@ -13,6 +13,7 @@ use crate::sim::time::Time;
 
 /// Where a port sits, for attributing drops to the first hop, the fabric, or the last hop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
 pub enum Tier {
     /// A host's NIC: the first hop.
     HostNic,
@@ -23,6 +24,8 @@ pub enum Tier {
 }
 
 impl Tier {
+    pub const ALL: [Tier; 3] = [Tier::HostNic, Tier::Fabric, Tier::ToHost];
+
     pub fn name(self) -> &'static str {
         match self {
             Tier::HostNic => "host-nic",

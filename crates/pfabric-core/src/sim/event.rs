@@ -18,8 +18,10 @@ pub enum EventKind {
     PortFree,
     /// The next flow of the workload starts.
     FlowArrival,
-    /// Retransmission timer of flow `a` (its generation in `b`; stale generations are ignored).
+    /// Retransmission timer of flow `a`, due at the event's time unless superseded.
     Timer,
+    /// End of a throughput sampling interval.
+    Sample,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -5,6 +5,17 @@ use super::bitset::BitSet;
 /// The `seq` of a probe and of the ACK that answers it: carries no SACK block.
 pub const PROBE_SEQ: u32 = u32::MAX;
 
+/// What an arriving packet meant to the receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// A probe, or data already received.
+    Old,
+    /// New data.
+    New,
+    /// New data that completes the flow.
+    Completes,
+}
+
 pub struct Receiver {
     got: BitSet,
     /// Next packet index expected in order: the cumulative ACK.
@@ -19,22 +30,23 @@ impl Receiver {
         Receiver { got: BitSet::with_len(npkts as usize), cum: 0, npkts, duplicates: 0 }
     }
 
-    /// Packet `seq` arrived (`PROBE_SEQ` for a probe). Returns true when this arrival completes the flow.
-    pub fn on_packet(&mut self, seq: u32) -> bool {
-        if seq == PROBE_SEQ || self.is_complete() {
-            if seq != PROBE_SEQ {
-                self.duplicates += 1;
-            }
-            return false;
+    /// Packet `seq` arrived (`PROBE_SEQ` for a probe).
+    pub fn on_packet(&mut self, seq: u32) -> Arrival {
+        if seq == PROBE_SEQ {
+            return Arrival::Old;
         }
-        if !self.got.set(seq) {
+        if self.is_complete() || !self.got.set(seq) {
             self.duplicates += 1;
-            return false;
+            return Arrival::Old;
         }
         while self.cum < self.npkts && self.got.get(self.cum) {
             self.cum += 1;
         }
-        self.is_complete()
+        if self.is_complete() {
+            Arrival::Completes
+        } else {
+            Arrival::New
+        }
     }
 
     pub fn is_complete(&self) -> bool {

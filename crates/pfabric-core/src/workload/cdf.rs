@@ -21,46 +21,46 @@ pub struct EmpiricalCdf {
     interpolation: Interpolation,
 }
 
-/// Why a CDF is not usable: a message for the `workload.cdf` field.
-pub type CdfError = String;
+/// Why a CDF is not usable: where (a column and row, counted from 1, or the whole table), the offending value,
+/// and what is allowed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CdfError {
+    pub place: String,
+    pub value: String,
+    pub allowed: &'static str,
+}
+
+fn cdf_err<T>(place: String, value: impl std::fmt::Debug, allowed: &'static str) -> Result<T, CdfError> {
+    Err(CdfError { place, value: format!("{value:?}"), allowed })
+}
 
 impl EmpiricalCdf {
     pub fn new(sizes: Vec<f64>, cdf: Vec<f64>, interpolation: Interpolation) -> Result<Self, CdfError> {
         if sizes.len() != cdf.len() || sizes.is_empty() {
-            return Err(format!(
-                "{} sizes and {} probabilities; expected equal, non-empty lists",
-                sizes.len(),
-                cdf.len()
-            ));
+            let value = format!("{} sizes and {} probabilities", sizes.len(), cdf.len());
+            return Err(CdfError { place: String::new(), value, allowed: "equal, non-empty columns" });
         }
         if interpolation == Interpolation::Linear && sizes.len() < 2 {
-            return Err("1 row; expected at least 2 rows for linear interpolation".into());
+            return Err(CdfError { place: String::new(), value: "1 row".into(), allowed: "2 rows or more" });
         }
         for i in 0..sizes.len() {
+            let row = i + 1;
             if !sizes[i].is_finite() || sizes[i] < 0.0 {
-                return Err(format!("row {i}: size {} ; expected a finite size >= 0", sizes[i]));
+                return cdf_err(format!("size_bytes row {row}"), sizes[i], "a finite size >= 0");
             }
             if !cdf[i].is_finite() || !(0.0..=1.0).contains(&cdf[i]) {
-                return Err(format!("row {i}: cdf {} ; expected a probability in [0, 1]", cdf[i]));
+                return cdf_err(format!("cdf row {row}"), cdf[i], "a probability in [0, 1]");
             }
             if i > 0 && sizes[i] < sizes[i - 1] {
-                return Err(format!(
-                    "row {i}: size {} after {} ; expected non-decreasing sizes",
-                    sizes[i],
-                    sizes[i - 1]
-                ));
+                return cdf_err(format!("size_bytes row {row}"), sizes[i], "sizes that never decrease");
             }
             if i > 0 && cdf[i] < cdf[i - 1] {
-                return Err(format!(
-                    "row {i}: cdf {} after {} ; expected non-decreasing probabilities",
-                    cdf[i],
-                    cdf[i - 1]
-                ));
+                return cdf_err(format!("cdf row {row}"), cdf[i], "probabilities that never decrease");
             }
         }
         let last = *cdf.last().unwrap();
         if (last - 1.0).abs() > 1e-9 {
-            return Err(format!("last cdf {last} ; expected 1"));
+            return cdf_err(format!("cdf row {}", cdf.len()), last, "a last probability of 1");
         }
         Ok(EmpiricalCdf { sizes, cdf, interpolation })
     }
