@@ -49,11 +49,23 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_fields_reference(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see the fields below)")
+    run.add_argument(
+        "scenario", nargs="?", metavar="SCENARIO.toml", help="scenario file (see the fields below)"
+    )
     run.add_argument("-o", "--out", required=True, metavar="OUT", help="output folder (created if needed)")
     run.add_argument("--seed", type=int, metavar="N", help="replace the scenario's seed")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary table")
+    run.add_argument(
+        "--preset", metavar="NAME", help="run a preset experiment instead of a file (`pfabric presets`)"
+    )
+    run.add_argument("--quick", action="store_true", help="with --preset: the reduced version")
+    run.add_argument(
+        "-j", "--jobs", type=int, metavar="N", help="with --preset: worker processes (default: every core)"
+    )
     run.set_defaults(handler=_run)
+
+    presets = commands.add_parser("presets", help="list the preset experiments")
+    presets.set_defaults(handler=_presets)
 
     fields = commands.add_parser(
         "fields", help="list every scenario field with its type, default and meaning"
@@ -82,10 +94,24 @@ def _check_out_dir(out: str) -> Path:
     return path
 
 
+def _presets(args: argparse.Namespace) -> int:
+    from .presets import PRESETS
+
+    for name, preset in PRESETS.items():
+        print(f"{name:20} {preset.description}")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from . import api
     from .scenario import Scenario
 
+    if (args.scenario is None) == (args.preset is None):
+        raise _UsageError("give a scenario file or --preset NAME, not both and not neither")
+    if args.jobs is not None and args.jobs < 1:
+        raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
+    if args.preset is not None:
+        return _run_preset(args)
     scenario = Scenario.from_toml(args.scenario)
     if args.seed is not None:
         scenario = scenario.with_values({"seed": args.seed})
@@ -97,10 +123,41 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_preset(args: argparse.Namespace) -> int:
+    from .presets import preset
+    from .report import print_report, write_report
+    from .sweep import run_all
+
+    chosen = preset(args.preset)
+    out = _check_out_dir(args.out)
+    runs = chosen.runs(args.quick)
+    if args.seed is not None:
+        runs = [type(r)(r.labels, r.scenario.with_values({"seed": args.seed})) for r in runs]
+    from .progress import RunsBar
+
+    with RunsBar(len(runs), enabled=not args.quiet) as bar:
+        results = run_all([r.scenario for r in runs], jobs=args.jobs, on_done=lambda i, result: bar.advance())
+    for run, result in zip(runs, results, strict=True):
+        result.write(out / _slug(run.labels))
+    report = chosen.report(list(zip(runs, results, strict=True)))
+    paths = write_report(report, out)
+    if not args.quiet:
+        print_report(report, paths)
+    return EXIT_OK
+
+
+def _slug(labels: dict) -> str:
+    """A folder name for a run from its labels, e.g. `probe_mode=True,flows=5`; `run` with no labels."""
+    return ",".join(f"{k}={v}" for k, v in labels.items()) or "run"
+
+
 def _describe_run(scenario) -> str:
     """One line saying what ran, load included (DESIGN section 5: show the load in every output)."""
     topology, workload = scenario.topology, scenario.workload
-    if workload.kind == "poisson":
+    if workload.kind == "fan-in":
+        size = f"{workload.flow_bytes} B each" if workload.flow_bytes else f"{workload.total_bytes} B in all"
+        what = f"fan-in of {workload.senders} senders to host {workload.receiver}, {size}"
+    elif workload.kind == "poisson":
         size = (
             f"{workload.flows} flows"
             if workload.flows is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-__all__ = ["ProgressBar"]
+__all__ = ["ProgressBar", "RunsBar"]
 
 
 class ProgressBar:
@@ -54,3 +54,42 @@ class ProgressBar:
             completed=info.get("flows_finished", 0),
             sim_ms=info.get("sim_time_ps", 0) / 1e9,
         )
+
+
+class RunsBar:
+    """A progress bar over the runs of a sweep: runs done of total, elapsed, ETA. `advance()` per run."""
+
+    def __init__(self, total: int, enabled: bool = True, description: str = "runs") -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._enabled = enabled
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        self._task = self._progress.add_task(description, total=total)
+
+    def __enter__(self) -> Self:
+        if self._enabled:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._enabled:
+            self._progress.stop()
+
+    def advance(self) -> None:
+        self._progress.advance(self._task)

@@ -200,7 +200,7 @@ def _json_safe(value: Any) -> Any:
         return {str(k): _json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
-    if isinstance(value, np.generic):
+    if isinstance(value, (np.generic, np.bool_)):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
