@@ -64,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=_run)
 
+    demo = commands.add_parser(
+        "demo",
+        help="TCP against pFabric on the paper's fabric, small: tables, Parquet and plots",
+        description="Web search at 60% load on the paper's 144-host leaf-spine, TCP-DropTail and pFabric on the "
+        "same flows; then the seamless-switching preset (the paper's Figure 5a). Writes everything under OUT.",
+    )
+    demo.add_argument("-o", "--out", required=True, metavar="OUT", help="output folder (created if needed)")
+    demo.add_argument("--flows", type=int, default=2000, metavar="N", help="flows per scheme (default 2000)")
+    demo.set_defaults(handler=_demo)
+
     presets = commands.add_parser("presets", help="list the preset experiments")
     presets.set_defaults(handler=_presets)
 
@@ -92,6 +102,34 @@ def _check_out_dir(out: str) -> Path:
     except OSError as exc:
         raise _UsageError(f"-o {out}: cannot create the folder ({exc.strerror or exc})") from None
     return path
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from . import api
+    from .plots import plot_fct_by_size, plot_throughput
+    from .presets import PRESETS
+    from .report import print_report, write_report
+    from .scenario import Scenario
+
+    if args.flows < 1:
+        raise _UsageError(f"--flows {args.flows}: expected a number of flows >= 1")
+    out = _check_out_dir(args.out)
+    results = {}
+    for name in ("tcp", "pfabric"):
+        scenario = Scenario.from_dict({"workload": {"load": 0.6, "flows": args.flows}, "scheme": {"name": name}})
+        results[name] = api.run(scenario, progress=True)
+        paths = results[name].write(out / name)
+        _print_summary(_describe_run(scenario), results[name].summary, paths)
+    plots = plot_fct_by_size(results, out / "fct_by_size", "web search, load 0.6, 144-host leaf-spine")
+    seamless = PRESETS["seamless-switching"]
+    (run,) = seamless.runs(True)
+    switching = api.run(run.scenario)
+    switching.write(out / "seamless-switching")
+    report = seamless.report([(run, switching)])
+    print_report(report, write_report(report, out / "seamless-switching"))
+    plots += plot_throughput(switching, out / "seamless-switching" / "throughput", "pFabric: 5 flows of 20 MB")
+    print("plots: " + ", ".join(str(p) for p in plots))
+    return EXIT_OK
 
 
 def _presets(args: argparse.Namespace) -> int:
