@@ -116,7 +116,9 @@ def _demo(args: argparse.Namespace) -> int:
     out = _check_out_dir(args.out)
     results = {}
     for name in ("tcp", "pfabric"):
-        scenario = Scenario.from_dict({"workload": {"load": 0.6, "flows": args.flows}, "scheme": {"name": name}})
+        scenario = Scenario.from_dict(
+            {"workload": {"load": 0.6, "flows": args.flows}, "scheme": {"name": name}}
+        )
         results[name] = api.run(scenario, progress=True)
         paths = results[name].write(out / name)
         _print_summary(_describe_run(scenario), results[name].summary, paths)
@@ -127,7 +129,9 @@ def _demo(args: argparse.Namespace) -> int:
     switching.write(out / "seamless-switching")
     report = seamless.report([(run, switching)])
     print_report(report, write_report(report, out / "seamless-switching"))
-    plots += plot_throughput(switching, out / "seamless-switching" / "throughput", "pFabric: 5 flows of 20 MB")
+    plots += plot_throughput(
+        switching, out / "seamless-switching" / "throughput", "pFabric: 5 flows of 20 MB"
+    )
     print("plots: " + ", ".join(str(p) for p in plots))
     return EXIT_OK
 

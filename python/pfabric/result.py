@@ -81,6 +81,10 @@ def with_loss_rate(loss: pa.Table) -> pa.Table:
     offered = loss.column("offered_packets").to_numpy().astype(np.float64)
     dropped = loss.column("dropped_packets").to_numpy().astype(np.float64)
     rate = np.divide(dropped, offered, out=np.zeros_like(offered), where=offered > 0)
+    # The last bin is open: its upper edge comes from the core as the largest u64; show it as null.
+    hi_index = loss.column_names.index("priority_hi_bytes")
+    hi = loss.column(hi_index).to_numpy()
+    loss = loss.set_column(hi_index, "priority_hi_bytes", pa.array(hi, mask=hi == np.iinfo(np.uint64).max))
     return loss.append_column("loss_rate", pa.array(rate, mask=offered == 0))
 
 

@@ -187,4 +187,67 @@ mod tests {
         let (_c, dropped) = push(&mut q, &mut pool, 3, 0, 10);
         assert_eq!(dropped, Some(b), "among queued equals, the latest enqueued goes");
     }
+
+    /// The rules stated plainly, over a list kept in no particular order, for the property test below.
+    struct Reference {
+        packets: Vec<(u64, u64, u32, PacketId, u32)>, // (priority, arrival order, flow, id, wire)
+        limit: u64,
+        next: u64,
+    }
+
+    impl Reference {
+        fn bytes(&self) -> u64 {
+            self.packets.iter().map(|p| p.4 as u64).sum()
+        }
+
+        fn enqueue(&mut self, priority: u64, flow: u32, id: PacketId, wire: u32) -> Option<PacketId> {
+            self.packets.push((priority, self.next, flow, id, wire));
+            self.next += 1;
+            if self.bytes() <= self.limit {
+                return None;
+            }
+            // Largest priority number; among equals, the latest arrival.
+            let worst = (0..self.packets.len()).max_by_key(|&i| (self.packets[i].0, self.packets[i].1)).unwrap();
+            Some(self.packets.remove(worst).3)
+        }
+
+        fn dequeue(&mut self) -> Option<PacketId> {
+            let best = (0..self.packets.len()).min_by_key(|&i| (self.packets[i].0, self.packets[i].1))?;
+            let flow = self.packets[best].2;
+            let first =
+                (0..self.packets.len()).filter(|&i| self.packets[i].2 == flow).min_by_key(|&i| self.packets[i].1)?;
+            Some(self.packets.remove(first).3)
+        }
+    }
+
+    #[test]
+    fn random_operations_match_the_reference_model() {
+        use crate::sim::rng::Rng;
+        for seed in 0..200 {
+            let mut rng = Rng::new(seed);
+            let limit = 1500 * (1 + rng.below(40));
+            let mut q = PfabricQueue::new(limit);
+            let mut reference = Reference { packets: Vec::new(), limit, next: 0 };
+            let mut pool = PacketPool::new();
+            let flows = 1 + rng.below(6) as u32;
+            let priorities = 1 + rng.below(20);
+            for step in 0..400u32 {
+                if rng.below(3) > 0 {
+                    let flow = rng.below(flows as u64) as u32;
+                    let mut p = data_packet(flow, step, rng.below(priorities));
+                    if rng.below(4) == 0 {
+                        p.payload = 1 + rng.below(1459) as u32;
+                        p.wire = p.payload + 40;
+                    }
+                    let id = pool.alloc(p);
+                    let got = q.enqueue(id, &pool);
+                    assert_eq!(got, reference.enqueue(p.priority, flow, id, p.wire), "seed {seed} step {step}");
+                } else {
+                    assert_eq!(q.dequeue(), reference.dequeue(), "seed {seed} step {step}");
+                }
+                assert_eq!(q.bytes(), reference.bytes());
+                assert_eq!(q.len(), reference.packets.len());
+            }
+        }
+    }
 }
