@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pfabric._core")
 
-import pfabric  # noqa: E402
+import pfabric
 
 
 @pytest.fixture(scope="module")
