@@ -12,52 +12,50 @@
 
 use crate::net::packet::{PacketId, PacketPool};
 
-/// Packets in arrival order, as parallel arrays: the scans read only the priority and flow columns.
+/// A queued packet: what the scans read, next to the packet's id.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    priority: u64,
+    flow: u32,
+    id: PacketId,
+    wire: u32,
+}
+
+/// Packets in arrival order.
 pub struct PfabricQueue {
-    priorities: Vec<u64>,
-    flows: Vec<u32>,
-    ids: Vec<PacketId>,
-    wires: Vec<u32>,
+    entries: Vec<Entry>,
     bytes: u64,
     limit_bytes: u64,
 }
 
 impl PfabricQueue {
     pub fn new(limit_bytes: u64) -> Self {
-        PfabricQueue {
-            priorities: Vec::with_capacity(32),
-            flows: Vec::with_capacity(32),
-            ids: Vec::with_capacity(32),
-            wires: Vec::with_capacity(32),
-            bytes: 0,
-            limit_bytes,
-        }
+        PfabricQueue { entries: Vec::with_capacity(32), bytes: 0, limit_bytes }
     }
 
+    #[inline]
     fn remove(&mut self, i: usize) -> PacketId {
-        self.priorities.remove(i);
-        self.flows.remove(i);
-        self.bytes -= self.wires.remove(i) as u64;
-        self.ids.remove(i)
+        let e = self.entries.remove(i);
+        self.bytes -= e.wire as u64;
+        e.id
     }
 
     /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
     #[inline]
     pub fn enqueue(&mut self, id: PacketId, pool: &PacketPool) -> Option<PacketId> {
         let p = pool.get(id);
-        self.priorities.push(p.priority);
-        self.flows.push(p.flow);
-        self.ids.push(id);
-        self.wires.push(p.wire);
+        self.entries.push(Entry { priority: p.priority, flow: p.flow, id, wire: p.wire });
         self.bytes += p.wire as u64;
         if self.bytes <= self.limit_bytes {
             return None;
         }
         // The largest priority number; among equals the latest enqueued (the last in arrival order).
         let mut worst = 0;
-        for (i, &prio) in self.priorities.iter().enumerate() {
-            if prio >= self.priorities[worst] {
+        let mut worst_prio = 0;
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.priority >= worst_prio {
                 worst = i;
+                worst_prio = e.priority;
             }
         }
         Some(self.remove(worst))
@@ -65,21 +63,19 @@ impl PfabricQueue {
 
     #[inline]
     pub fn dequeue(&mut self) -> Option<PacketId> {
-        if self.ids.is_empty() {
-            return None;
-        }
+        let first = self.entries.first()?;
         // The most urgent packet: the smallest priority number, the earliest among equals.
         let mut best = 0;
-        let mut best_prio = self.priorities[0];
-        for (i, &prio) in self.priorities.iter().enumerate().skip(1) {
-            if prio < best_prio {
+        let mut best_prio = first.priority;
+        for (i, e) in self.entries.iter().enumerate().skip(1) {
+            if e.priority < best_prio {
                 best = i;
-                best_prio = prio;
+                best_prio = e.priority;
             }
         }
         // Starvation prevention: the earliest-enqueued packet of that flow, at or before `best`.
-        let flow = self.flows[best];
-        let send = self.flows[..=best].iter().position(|&f| f == flow).unwrap_or(best);
+        let flow = self.entries[best].flow;
+        let send = self.entries[..=best].iter().position(|e| e.flow == flow).unwrap_or(best);
         Some(self.remove(send))
     }
 
@@ -88,11 +84,11 @@ impl PfabricQueue {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.entries.is_empty()
     }
 
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.entries.len()
     }
 }
 
