@@ -129,7 +129,7 @@ impl Simulation {
         for (p, spec) in ports.iter_mut().zip(&topo.ports) {
             p.tier = spec.tier as usize;
             let bits_ps = 8 * crate::sim::time::PS_PER_S;
-            p.ps_per_byte = (bits_ps % spec.rate_bps == 0).then_some(bits_ps / spec.rate_bps);
+            p.ps_per_byte = bits_ps.is_multiple_of(spec.rate_bps).then_some(bits_ps / spec.rate_bps);
         }
         let MeasureConfig { loss_priority_edges, sample_interval, track_flows } = cfg.measure;
         let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
