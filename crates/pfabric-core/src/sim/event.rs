@@ -111,7 +111,7 @@ impl EventQueue {
     }
 
     #[inline(always)]
-    fn into_wheel(&mut self, ev: Event) {
+    fn push_near(&mut self, ev: Event) {
         let slot = (ev.time >> self.shift) as usize & (SLOTS - 1);
         self.wheel[slot].push(ev);
         self.occupied[slot / 64] |= 1u64 << (slot % 64);
@@ -120,7 +120,7 @@ impl EventQueue {
     #[inline(always)]
     fn place(&mut self, ev: Event) {
         if (ev.time >> self.shift) < self.cur + SLOTS as u64 {
-            self.into_wheel(ev);
+            self.push_near(ev);
         } else {
             self.far.push(ev);
         }
@@ -168,7 +168,7 @@ impl EventQueue {
                 break;
             }
             let ev = self.far.pop().unwrap();
-            self.into_wheel(ev);
+            self.push_near(ev);
         }
     }
 
