@@ -120,12 +120,14 @@ impl WorkloadConfig {
 #[derive(Clone, Debug)]
 pub struct SchemeConfig {
     pub name: String,
+    /// A flow-level scheme (Ideal): no packets, no queues.
+    pub flow_level: bool,
     pub queue: QueueConfig,
     pub transport: TransportParams,
 }
 
 /// The scheme names the core knows.
-pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate"];
+pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal"];
 
 /// The paper's parameters of a scheme, as (field, value) pairs in user units.
 pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
@@ -158,6 +160,8 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             ("priority", Value::from("remaining-size")),
             ("priority_cap_bytes", Value::Null),
         ]),
+        // The central scheduler has no parameters: line rate, SRPT order, maximal schedule.
+        "ideal" => Some(vec![]),
         _ => None,
     }
 }
@@ -517,6 +521,12 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
     let Some(defaults) = scheme_defaults(name) else {
         return err("scheme.name", format!("{name:?}"), format!("one of: {}", SCHEME_NAMES.join(", ")));
     };
+    if name == "ideal" {
+        s.only(&["name"])?;
+        // Placeholders: no packet is ever sent in flow-level mode.
+        let tcp = parse_scheme(&serde_json::json!({"name": "tcp"}))?;
+        return Ok(SchemeConfig { name: name.to_string(), flow_level: true, ..tcp });
+    }
     let keys: Vec<&str> = std::iter::once("name").chain(defaults.iter().map(|(k, _)| *k)).collect();
     s.only(&keys)?;
     let d = |key: &str| defaults.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.as_f64()).unwrap_or(0.0);
@@ -581,7 +591,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             QueueConfig::Pfabric { limit_bytes: queue_bytes }
         }
     };
-    Ok(SchemeConfig { name: name.to_string(), queue, transport: t })
+    Ok(SchemeConfig { name: name.to_string(), flow_level: false, queue, transport: t })
 }
 
 impl ScenarioConfig {

@@ -11,6 +11,7 @@
 //! rescheduled, so ACKs never touch the event queue for timers. A finished flow keeps only its output record.
 
 use crate::config::{MeasureConfig, Routing, ScenarioConfig};
+use crate::ideal::IdealScheduler;
 use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
 use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
@@ -110,6 +111,9 @@ pub struct Simulation {
     pub(crate) cut_short: bool,
     loss: PriorityLoss,
     sampler: Option<Sampler>,
+    /// The flow-level central scheduler, when the scheme is Ideal (no packets at all then).
+    ideal: Option<IdealScheduler>,
+    ideal_generation: u32,
 }
 
 impl Simulation {
@@ -161,7 +165,12 @@ impl Simulation {
                 delivered: vec![0; track_flows as usize],
                 rows: Vec::new(),
             }),
+            ideal: None,
+            ideal_generation: 0,
         };
+        if cfg.scheme.flow_level {
+            sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
+        }
         if let Some(s) = &sim.sampler {
             sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
         }
@@ -241,6 +250,7 @@ impl Simulation {
                 EventKind::FlowArrival => self.flow_arrival(),
                 EventKind::Timer => self.timer(ev.a, ev.time),
                 EventKind::Sample => self.sample(),
+                EventKind::IdealCompletion => self.ideal_completion(ev.a),
             }
         }
         false
@@ -250,14 +260,19 @@ impl Simulation {
 
     fn flow_arrival(&mut self) {
         let spec = self.next_arrival.take().expect("a flow arrival event has its flow");
-        self.start_flow(spec);
+        if self.ideal.is_some() {
+            self.start_flow_ideal(spec);
+        } else {
+            self.start_flow(spec);
+        }
         self.next_arrival = self.arrivals.next_flow();
         if let Some(f) = self.next_arrival {
             self.events.schedule(f.start.max(self.now), EventKind::FlowArrival, 0, 0);
         }
     }
 
-    fn start_flow(&mut self, f: FlowSpec) {
+    /// Record a new flow (its output row, with its ideal FCT); returns its id.
+    fn record_flow(&mut self, f: &FlowSpec) -> u32 {
         let id = self.flows.len() as u32;
         let hops: Vec<Hop> = self
             .topo
@@ -280,7 +295,12 @@ impl Simulation {
             timeouts: 0,
         });
         self.counters.flows_started += 1;
-        self.counters.offered_wire_bytes += offered_wire_bytes(&f);
+        self.counters.offered_wire_bytes += offered_wire_bytes(f);
+        id
+    }
+
+    fn start_flow(&mut self, f: FlowSpec) {
+        let id = self.record_flow(&f);
         let sender = Sender::new(id, f.src, f.dst, f.size_bytes, f.deadline, &self.transport);
         let receiver = Receiver::new(sender.sb.npkts);
         let slot = match self.free_slots.pop() {
@@ -302,6 +322,34 @@ impl Simulation {
         self.send_from_host(f.src, &mut out);
         self.out = out;
         self.sync_timer(id);
+    }
+
+    /// Ideal mode: the flow joins the central scheduler, which is brought up to now and rescheduled.
+    fn start_flow_ideal(&mut self, f: FlowSpec) {
+        let id = self.record_flow(&f);
+        let ideal = self.ideal.as_mut().unwrap();
+        self.counters.flows_finished += ideal.advance(self.now, &mut self.flows);
+        ideal.add(id, f.src, f.dst, f.size_bytes);
+        self.counters.peak_active_flows = self.counters.peak_active_flows.max(ideal.active_flows() as u64);
+        self.reschedule_ideal();
+    }
+
+    /// Ideal mode: a new schedule, and a wake-up at its first completion (earlier wake-ups go stale).
+    fn reschedule_ideal(&mut self) {
+        let ideal = self.ideal.as_mut().unwrap();
+        if let Some(at) = ideal.reschedule() {
+            self.ideal_generation = self.ideal_generation.wrapping_add(1);
+            self.events.schedule(at, EventKind::IdealCompletion, self.ideal_generation, 0);
+        }
+    }
+
+    fn ideal_completion(&mut self, generation: u32) {
+        if generation != self.ideal_generation {
+            return;
+        }
+        let ideal = self.ideal.as_mut().unwrap();
+        self.counters.flows_finished += ideal.advance(self.now, &mut self.flows);
+        self.reschedule_ideal();
     }
 
     /// The sender of flow `id` has everything acknowledged: keep its record, free its state.

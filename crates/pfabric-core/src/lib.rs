@@ -12,10 +12,12 @@
 //! - [`metrics`]: per-flow records, port and run counters, the ideal FCT.
 //! - [`config`]: a scenario from JSON, validated, with the paper's defaults per scheme.
 //! - [`engine`]: the simulation itself, tying the above together.
+//! - [`ideal`]: the paper's flow-level central scheduler (Algorithm 1), run on the same arrivals.
 //! - [`results`]: a finished run as columns.
 
 pub mod config;
 pub mod engine;
+pub mod ideal;
 pub mod metrics;
 pub mod net;
 pub mod queue;

@@ -50,3 +50,22 @@ fn one_packet_ideal_on_the_paper_fabric() {
     assert_eq!(ideal, 8_800_000);
     assert_eq!(fct, ideal);
 }
+
+#[test]
+fn ideal_gives_a_lone_flow_its_ideal_fct_and_serves_a_fan_in_one_by_one() {
+    for size in [1u64, 1460, 100_000, 2_000_000] {
+        let (fct, ideal) = lone_fct(leaf_spine(), json!({"name": "ideal"}), 0, 143, size);
+        assert_eq!(fct, ideal, "size {size}");
+    }
+    // Three flows of different sizes into host 0 at once: shortest first, back to back.
+    let flows = [(0.0, 1, 0, 300_000u64), (0.0, 2, 0, 100_000), (0.0, 20, 0, 200_000)];
+    let mut sim = Simulation::new(scenario(leaf_spine(), trace(&flows), json!({"name": "ideal"}), 1));
+    sim.run();
+    let f = sim.flows();
+    let work = |size: u64| pfabric_core::net::packet::flow_wire_bytes(size) * 800; // ps at 10 Gbps
+    let latency = |i: usize| f[i].ideal_fct - work(f[i].size_bytes);
+    assert_eq!(f[1].finish, work(100_000) + latency(1));
+    assert_eq!(f[2].finish, work(100_000) + work(200_000) + latency(2));
+    assert_eq!(f[0].finish, work(100_000) + work(200_000) + work(300_000) + latency(0));
+    assert_eq!(sim.counters().packet_hops, 0, "Ideal is flow-level: no packets");
+}

@@ -22,6 +22,8 @@ pub enum EventKind {
     Timer,
     /// End of a throughput sampling interval.
     Sample,
+    /// Ideal mode: the first flow of schedule generation `a` completes.
+    IdealCompletion,
 }
 
 #[derive(Clone, Copy, Debug)]
