@@ -38,6 +38,18 @@ struct PortState {
     /// the hot path multiplies instead of dividing.
     ps_per_byte: Option<u64>,
     counters: PortCounters,
+    /// Time integral of the queue's bytes (byte-picoseconds) up to `queue_since`: its time average.
+    queue_area: u128,
+    queue_since: Time,
+}
+
+impl PortState {
+    /// Add the queue's occupancy since the last change to its time integral; call before the queue changes.
+    #[inline]
+    fn account_queue(&mut self, now: Time) {
+        self.queue_area += self.queue.bytes() as u128 * (now - self.queue_since) as u128;
+        self.queue_since = now;
+    }
 }
 
 /// Data packets offered to and dropped by ports, per tier and per priority-number bin (the paper's Figure 13).
@@ -127,6 +139,8 @@ impl Simulation {
                 tier: 0,
                 ps_per_byte: None,
                 counters: PortCounters::default(),
+                queue_area: 0,
+                queue_since: 0,
             })
             .collect::<Vec<_>>();
         let mut ports = ports;
@@ -215,6 +229,17 @@ impl Simulation {
 
     pub fn port_counters(&self, port: usize) -> &PortCounters {
         &self.ports[port].counters
+    }
+
+    /// Time-averaged bytes in a port's queue over the run so far.
+    pub fn mean_queue_bytes(&self, port: usize) -> f64 {
+        let ps = &self.ports[port];
+        let area = ps.queue_area + ps.queue.bytes() as u128 * (self.now - ps.queue_since) as u128;
+        if self.now == 0 {
+            0.0
+        } else {
+            area as f64 / self.now as f64
+        }
     }
 
     /// Packets still queued or on a wire.
@@ -435,6 +460,7 @@ impl Simulation {
             self.transmit(port, id);
             return;
         }
+        ps.account_queue(self.now);
         if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool) {
             let p = self.pool.get(dropped);
             ps.counters.drop_packets += 1;
@@ -475,6 +501,7 @@ impl Simulation {
     fn port_free(&mut self, port: u32) {
         let ps = &mut self.ports[port as usize];
         ps.wake_pending = false;
+        ps.account_queue(self.now);
         if let Some(id) = ps.queue.dequeue(&self.pool) {
             self.transmit(port, id);
             let ps = &mut self.ports[port as usize];

@@ -54,6 +54,7 @@ pub fn port_columns(sim: &Simulation) -> Columns {
         ("drop_bytes", Column::U64((0..n).map(|i| c(i).drop_bytes).collect())),
         ("drop_data_packets", Column::U64((0..n).map(|i| c(i).drop_data_packets).collect())),
         ("max_queue_bytes", Column::U64((0..n).map(|i| c(i).max_queue_bytes).collect())),
+        ("mean_queue_bytes", Column::F64((0..n).map(|i| sim.mean_queue_bytes(i)).collect())),
     ]
 }
 
