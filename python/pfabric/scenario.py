@@ -43,6 +43,7 @@ from ._translate import translate
 from .errors import ScenarioError
 
 __all__ = [
+    "Deadlines",
     "Dumbbell",
     "FanIn",
     "FatTree",
@@ -258,6 +259,27 @@ Topology = Annotated[
 # --- workload ---------------------------------------------------------------------------------------------
 
 
+class Deadlines(_Section):
+    """Deadlines for some flows of a Poisson workload (the pFabric paper's deadline experiments).
+
+    A chosen flow's deadline is its start plus an exponential time of mean `mean_s`, but never less than
+    `min_factor` x its ideal FCT. What a scheme does with a flow past its deadline: every scheme here keeps
+    sending it to completion (none terminates it), and the flow counts as having missed; pFabric-EDF keeps its
+    earliest-deadline priority, so a late flow stays ahead of flows with later deadlines.
+    """
+
+    mean_s: Seconds = Field(description="Mean of the exponential time a flow gets after its start.")
+    min_factor: Annotated[float, _Number] = Field(
+        1.25, ge=0, description="A deadline is at least this x the flow's ideal FCT (paper: 1.25)."
+    )
+    max_size_bytes: PositiveInt | None = Field(
+        None, description="Only flows up to this size get deadlines (unset: every size)."
+    )
+    fraction: Annotated[float, _Number] = Field(
+        1.0, gt=0, le=1, description="Of the eligible flows, this fraction (at random) gets a deadline."
+    )
+
+
 class Poisson(_Section):
     """Flows arrive as a Poisson process at a given load, sizes drawn from an empirical CDF.
 
@@ -285,6 +307,7 @@ class Poisson(_Section):
     duration_s: Seconds | None = Field(
         None, description="Generate arrivals for this long instead of a flow count (unsets flows)."
     )
+    deadlines: Deadlines | None = Field(None, description="Give some flows deadlines (unset: none).")
 
     _cdf: workloads.Cdf = PrivateAttr()
 
@@ -338,6 +361,7 @@ class Poisson(_Section):
             "flows": self.flows,
             "duration_s": self.duration_s,
             "cdf": self._cdf.to_core(),
+            **({"deadlines": self.deadlines.model_dump(mode="json")} if self.deadlines else {}),
         }
 
 

@@ -11,7 +11,7 @@ use crate::queue::QueueConfig;
 use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
 use crate::transport::{PriorityScheme, Protocol, TransportParams};
 use crate::workload::cdf::{EmpiricalCdf, Interpolation};
-use crate::workload::{Arrivals, FlowSpec, PoissonArrivals};
+use crate::workload::{Arrivals, DeadlineSpec, FlowSpec, PoissonArrivals};
 
 /// A field that is not allowed: `field: value is not allowed; expected ...`.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +85,7 @@ pub enum WorkloadConfig {
         load: f64,
         flows: Option<u64>,
         duration: Option<Time>,
+        deadlines: Option<DeadlineSpec>,
     },
     Flows(Vec<FlowSpec>),
     /// `senders` distinct hosts, drawn at random, each send `flow_bytes` to `receiver` at `start`
@@ -100,15 +101,9 @@ pub enum WorkloadConfig {
 impl WorkloadConfig {
     pub fn into_arrivals(self, _topo: &Topology, t: &TopologyConfig, seed: u64) -> Arrivals {
         match self {
-            WorkloadConfig::Poisson { cdf, load, flows, duration } => Arrivals::Poisson(PoissonArrivals::new(
-                cdf,
-                load,
-                t.hosts(),
-                t.links.host_rate_bps,
-                flows,
-                duration,
-                seed,
-            )),
+            WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines } => Arrivals::Poisson(
+                PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, deadlines, seed),
+            ),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
             WorkloadConfig::FanIn { receiver, senders, flow_bytes, start } => {
                 Arrivals::list(crate::workload::fan_in(receiver, senders, flow_bytes, start, t.hosts(), seed))
@@ -410,7 +405,7 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
     let s = Section::of(v, "workload")?;
     match s.str_or("kind", "poisson")? {
         "poisson" => {
-            s.only(&["kind", "cdf", "load", "flows", "duration_s"])?;
+            s.only(&["kind", "cdf", "load", "flows", "duration_s", "deadlines"])?;
             let load = s.f64_or("load", 0.6)?;
             if !(load > 0.0 && load < 1.0) {
                 return err("workload.load", load, "a number in (0, 1)");
@@ -439,7 +434,24 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                     if e.place.is_empty() { "workload.cdf".to_string() } else { format!("workload.cdf: {}", e.place) };
                 err(&field, e.value, e.allowed)
             })?;
-            Ok(WorkloadConfig::Poisson { cdf, load, flows, duration })
+            let deadlines = match s.get("deadlines") {
+                None => None,
+                Some(v) => {
+                    let d = Section::of(v, "workload.deadlines")?;
+                    d.only(&["mean_s", "min_factor", "max_size_bytes", "fraction"])?;
+                    let fraction = d.f64_or("fraction", 1.0)?;
+                    if !(fraction > 0.0 && fraction <= 1.0) {
+                        return err("workload.deadlines.fraction", format!("{fraction:?}"), "a fraction in (0, 1]");
+                    }
+                    Some(DeadlineSpec {
+                        mean: ps_from_s(d.duration("mean_s", 1e-3, 1.0, true)?),
+                        min_factor: d.non_negative("min_factor", 1.25)?,
+                        max_size_bytes: d.int_in("max_size_bytes", u64::MAX >> 2, 1, u64::MAX >> 2)?,
+                        fraction,
+                    })
+                }
+            };
+            Ok(WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines })
         }
         "trace" => {
             s.only(&["kind", "start_s", "src", "dst", "size_bytes", "deadline_s"])?;
@@ -495,6 +507,7 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                     dst: b,
                     size_bytes: size[i].ceil() as u64,
                     deadline: dl,
+                    deadline_min_factor: 0.0,
                 });
             }
             Ok(WorkloadConfig::Flows(flows))

@@ -308,14 +308,17 @@ impl Simulation {
                 delay_ps: self.topo.ports[p as usize].delay_ps,
             })
             .collect();
+        let ideal_fct = ideal_fct_ps(f.size_bytes, &hops);
+        // A deadline is never tighter than min_factor x the ideal FCT (the paper's 1.25).
+        let floor = self.now + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
         self.flows.push(FlowRecord {
             src: f.src,
             dst: f.dst,
             size_bytes: f.size_bytes,
             start: self.now,
             finish: UNFINISHED,
-            ideal_fct: ideal_fct_ps(f.size_bytes, &hops),
-            deadline: f.deadline,
+            ideal_fct,
+            deadline: f.deadline.map(|d| d.max(floor)),
             retransmissions: 0,
             timeouts: 0,
         });

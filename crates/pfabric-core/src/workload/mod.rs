@@ -20,6 +20,21 @@ pub struct FlowSpec {
     pub size_bytes: u64,
     /// Absolute deadline, if the flow has one.
     pub deadline: Option<Time>,
+    /// If > 0, the deadline is raised to at least start + this x the flow's ideal FCT (known at its start).
+    pub deadline_min_factor: f64,
+}
+
+/// Which flows of a Poisson workload get deadlines, and how tight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeadlineSpec {
+    /// Mean of the exponential time a flow gets after its start.
+    pub mean: Time,
+    /// The deadline is at least this x the flow's ideal FCT (the paper: 1.25).
+    pub min_factor: f64,
+    /// Only flows of at most this size get one.
+    pub max_size_bytes: u64,
+    /// Of those, this fraction (at random) gets one.
+    pub fraction: f64,
 }
 
 /// Total flow arrival rate (flows per second) that offers `load` of the hosts' access capacity, in wire bytes
@@ -39,9 +54,11 @@ pub struct PoissonArrivals {
     gaps: Rng,
     sizes: Rng,
     endpoints: Rng,
+    deadlines: Option<(DeadlineSpec, Rng)>,
 }
 
 impl PoissonArrivals {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         cdf: EmpiricalCdf,
         load: f64,
@@ -49,6 +66,7 @@ impl PoissonArrivals {
         host_rate_bps: u64,
         flows: Option<u64>,
         end: Option<Time>,
+        deadlines: Option<DeadlineSpec>,
         seed: u64,
     ) -> Self {
         let rate = arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
@@ -62,6 +80,7 @@ impl PoissonArrivals {
             gaps: Rng::stream(seed, "arrival-gaps"),
             sizes: Rng::stream(seed, "flow-sizes"),
             endpoints: Rng::stream(seed, "endpoints"),
+            deadlines: deadlines.map(|d| (d, Rng::stream(seed, "deadlines"))),
         }
     }
 
@@ -86,7 +105,17 @@ impl PoissonArrivals {
             dst += 1;
         }
         let size_bytes = self.cdf.sample_bytes(self.sizes.uniform());
-        Some(FlowSpec { start, src, dst, size_bytes, deadline: None })
+        let mut flow = FlowSpec { start, src, dst, size_bytes, deadline: None, deadline_min_factor: 0.0 };
+        if let Some((spec, rng)) = &mut self.deadlines {
+            // Both draws always happen, so which flows get deadlines does not shift the times drawn.
+            let chosen = rng.uniform() < spec.fraction;
+            let after = rng.exponential(spec.mean as f64).round() as Time;
+            if chosen && size_bytes <= spec.max_size_bytes {
+                flow.deadline = Some(start + after);
+                flow.deadline_min_factor = spec.min_factor;
+            }
+        }
+        Some(flow)
     }
 }
 
@@ -143,6 +172,13 @@ pub fn fan_in(receiver: u32, senders: u32, flow_bytes: u64, start: Time, hosts: 
     }
     others[..senders as usize]
         .iter()
-        .map(|&src| FlowSpec { start, src, dst: receiver, size_bytes: flow_bytes, deadline: None })
+        .map(|&src| FlowSpec {
+            start,
+            src,
+            dst: receiver,
+            size_bytes: flow_bytes,
+            deadline: None,
+            deadline_min_factor: 0.0,
+        })
         .collect()
 }
