@@ -101,9 +101,9 @@ pub enum WorkloadConfig {
 impl WorkloadConfig {
     pub fn into_arrivals(self, _topo: &Topology, t: &TopologyConfig, seed: u64) -> Arrivals {
         match self {
-            WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines } => Arrivals::Poisson(
+            WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines } => Arrivals::Poisson(Box::new(
                 PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, deadlines, seed),
-            ),
+            )),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
             WorkloadConfig::FanIn { receiver, senders, flow_bytes, start } => {
                 Arrivals::list(crate::workload::fan_in(receiver, senders, flow_bytes, start, t.hosts(), seed))

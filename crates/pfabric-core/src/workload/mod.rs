@@ -121,7 +121,7 @@ impl PoissonArrivals {
 
 /// Where a run's flows come from.
 pub enum Arrivals {
-    Poisson(PoissonArrivals),
+    Poisson(Box<PoissonArrivals>),
     /// A fixed list, sorted by start time.
     List {
         flows: Vec<FlowSpec>,
