@@ -122,7 +122,7 @@ pub struct SchemeConfig {
 }
 
 /// The scheme names the core knows.
-pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal"];
+pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues"];
 
 /// The paper's parameters of a scheme, as (field, value) pairs in user units.
 pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
@@ -155,6 +155,13 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             ("priority", Value::from("remaining-size")),
             ("priority_cap_bytes", Value::Null),
         ]),
+        // Section 6: a few strict-priority queues sharing 225 KB, 15 KB reserved each; TCP hosts.
+        "prio-queues" => {
+            let mut v = tcp_like(225_000);
+            v.push(("reserved_bytes", Value::from(15_000)));
+            v.push(("thresholds_bytes", Value::Null));
+            Some(v)
+        }
         // The central scheduler has no parameters: line rate, SRPT order, maximal schedule.
         "ideal" => Some(vec![]),
         _ => None,
@@ -562,8 +569,8 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         priority_cap: None,
     };
     let queue = match name {
-        "tcp" | "dctcp" => {
-            t.protocol = if name == "tcp" { Protocol::Tcp } else { Protocol::Dctcp };
+        "tcp" | "dctcp" | "prio-queues" => {
+            t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
             t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
             t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
             t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
@@ -578,7 +585,38 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             } else {
                 None
             };
-            QueueConfig::DropTail { limit_bytes: queue_bytes, mark_above_bytes: mark }
+            if name == "prio-queues" {
+                // Hosts stamp the flow's size, so a flow keeps one queue (and its packets their order).
+                t.priority = PriorityScheme::FlowSize;
+                let Some(list) = s.get("thresholds_bytes") else {
+                    return err("scheme.thresholds_bytes", "nothing", "a list of increasing flow sizes in bytes");
+                };
+                let thresholds = s.f64_list("thresholds_bytes")?;
+                if thresholds.is_empty() || thresholds.len() > 63 {
+                    return err("scheme.thresholds_bytes", list, "1 to 63 thresholds (2 to 64 queues)");
+                }
+                for (i, w) in thresholds.windows(2).enumerate() {
+                    if w[1] <= w[0] {
+                        return err(&format!("scheme.thresholds_bytes[{}]", i + 1), w[1], "increasing thresholds");
+                    }
+                }
+                if thresholds[0] <= 0.0 {
+                    return err("scheme.thresholds_bytes[0]", thresholds[0], "thresholds > 0");
+                }
+                let reserved_bytes = int("reserved_bytes", 0, 1 << 40)?;
+                let queues = thresholds.len() as u64 + 1;
+                if reserved_bytes * queues > queue_bytes {
+                    let allowed = format!("at most queue_bytes / queues = {}", queue_bytes / queues);
+                    return err("scheme.reserved_bytes", reserved_bytes, allowed);
+                }
+                QueueConfig::PrioThresholds {
+                    thresholds: thresholds.iter().map(|&x| x as u64).collect(),
+                    limit_bytes: queue_bytes,
+                    reserved_bytes,
+                }
+            } else {
+                QueueConfig::DropTail { limit_bytes: queue_bytes, mark_above_bytes: mark }
+            }
         }
         _ => {
             t.protocol = if name == "pfabric" { Protocol::Pfabric } else { Protocol::PfabricLinerate };

@@ -39,6 +39,25 @@ fn pfabric_run_drains_and_conserves_packets() {
     check_conservation(&sim);
 }
 
+#[test]
+fn prio_queues_run_drains_conserves_and_favours_small_flows() {
+    let thresholds = json!({"name": "prio-queues", "thresholds_bytes": [20_000, 200_000, 2_000_000]});
+    let pq = run(0.6, 2000, thresholds, 5);
+    let tcp = run(0.6, 2000, json!({"name": "tcp"}), 5);
+    assert_eq!(pq.counters().flows_finished, 2000);
+    check_conservation(&pq);
+    let small_slowdown = |sim: &Simulation| {
+        let small: Vec<f64> = sim
+            .flows()
+            .iter()
+            .filter(|f| f.size_bytes <= 100_000)
+            .map(|f| (f.finish - f.start) as f64 / f.ideal_fct as f64)
+            .collect();
+        small.iter().sum::<f64>() / small.len() as f64
+    };
+    assert!(small_slowdown(&pq) < 0.7 * small_slowdown(&tcp), "{} vs {}", small_slowdown(&pq), small_slowdown(&tcp));
+}
+
 fn snapshot(sim: &Simulation) -> Vec<u64> {
     let mut v = Vec::new();
     for (_, col) in flow_columns(sim) {

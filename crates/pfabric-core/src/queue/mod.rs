@@ -3,17 +3,20 @@
 
 pub mod droptail;
 pub mod pfabric;
+pub mod prio_thresholds;
 
 use crate::net::packet::{PacketId, PacketPool};
 
 pub use droptail::DropTail;
 pub use pfabric::PfabricQueue;
+pub use prio_thresholds::PrioThresholds;
 
 /// How to build the queue of every port of a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum QueueConfig {
     DropTail { limit_bytes: u64, mark_above_bytes: Option<u64> },
     Pfabric { limit_bytes: u64 },
+    PrioThresholds { thresholds: Vec<u64>, limit_bytes: u64, reserved_bytes: u64 },
 }
 
 impl QueueConfig {
@@ -23,6 +26,9 @@ impl QueueConfig {
                 Queue::DropTail(DropTail::new(limit_bytes, mark_above_bytes))
             }
             QueueConfig::Pfabric { limit_bytes } => Queue::Pfabric(PfabricQueue::new(limit_bytes)),
+            QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes } => {
+                Queue::PrioThresholds(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes))
+            }
         }
     }
 }
@@ -30,6 +36,7 @@ impl QueueConfig {
 pub enum Queue {
     DropTail(DropTail),
     Pfabric(PfabricQueue),
+    PrioThresholds(PrioThresholds),
 }
 
 impl Queue {
@@ -39,6 +46,7 @@ impl Queue {
         match self {
             Queue::DropTail(q) => q.enqueue(id, pool),
             Queue::Pfabric(q) => q.enqueue(id, pool),
+            Queue::PrioThresholds(q) => q.enqueue(id, pool),
         }
     }
 
@@ -47,6 +55,7 @@ impl Queue {
         match self {
             Queue::DropTail(q) => q.dequeue(pool),
             Queue::Pfabric(q) => q.dequeue(),
+            Queue::PrioThresholds(q) => q.dequeue(),
         }
     }
 
@@ -55,6 +64,7 @@ impl Queue {
         match self {
             Queue::DropTail(q) => q.bytes(),
             Queue::Pfabric(q) => q.bytes(),
+            Queue::PrioThresholds(q) => q.bytes(),
         }
     }
 
@@ -63,6 +73,7 @@ impl Queue {
         match self {
             Queue::DropTail(q) => q.is_empty(),
             Queue::Pfabric(q) => q.is_empty(),
+            Queue::PrioThresholds(q) => q.is_empty(),
         }
     }
 }
