@@ -260,14 +260,18 @@ impl Sender {
     }
 
     fn grow_window(&mut self, acked_pkts: u32, p: &TransportParams) {
+        let cap = p.max_cwnd_pkts as f64;
         for _ in 0..acked_pkts {
+            if self.cwnd >= cap {
+                break; // a window at its cap stays there: nothing left to grow
+            }
             if self.cwnd < self.ssthresh {
                 self.cwnd += 1.0;
             } else {
                 self.cwnd += 1.0 / self.cwnd;
             }
         }
-        self.cwnd = self.cwnd.min(p.max_cwnd_pkts as f64);
+        self.cwnd = self.cwnd.min(cap);
     }
 
     /// An ACK (or a probe's ACK) arrives. Returns true when every byte is now acknowledged.
@@ -275,7 +279,8 @@ impl Sender {
         if self.sb.all_acked() {
             return true;
         }
-        if now >= ack.sent_at {
+        // pFabric's timeout is fixed: only TCP and DCTCP estimate the RTT.
+        if matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp) && now >= ack.sent_at {
             self.rtt_sample(now - ack.sent_at);
         }
         let mut newly_sacked = 0;
