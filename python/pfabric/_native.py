@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["FALLBACK_SCHEMES", "CoreUnavailable", "core", "scheme_defaults", "scheme_names"]
 
 # The schemes every build of the core runs; used only when the extension cannot be imported (pure-Python tests).
-FALLBACK_SCHEMES = ("tcp", "dctcp", "pfabric", "pfabric-linerate")
+FALLBACK_SCHEMES = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues")
 
 
 class CoreUnavailable(RuntimeError):

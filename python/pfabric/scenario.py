@@ -486,6 +486,14 @@ class Scheme(_Section):
     priority_cap_bytes: PositiveInt | None = Field(
         None, description="pFabric: priority numbers above this are capped (unset: no cap)."
     )
+    reserved_bytes: Annotated[int, _Number] | None = Field(
+        None, ge=0, description="prio-queues: buffer reserved for each queue, bytes (paper: 15 KB)."
+    )
+    thresholds_bytes: list[PositiveInt] | None = Field(
+        None,
+        description="prio-queues: flow-size thresholds between the queues, increasing (n thresholds = n + 1 "
+        "queues); flows up to the first go to the highest-priority queue.",
+    )
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:
