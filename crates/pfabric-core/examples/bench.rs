@@ -18,6 +18,14 @@ fn websearch(load: f64, flows: u64) -> Value {
         "cdf": WEBSEARCH_CDF.to_vec(), "interpolation": "linear"}})
 }
 
+/// The small-flow CDF (YAPS "aditya", mean 134 packets), in packets of 1460 bytes.
+fn small_flows(load: f64, flows: u64) -> Value {
+    let pkts = [1., 1., 2., 3., 5., 7., 40., 72., 137., 267., 1187., 2107.];
+    let cdf = [0., 0.5, 0.6, 0.7, 0.75, 0.8, 0.8125, 0.825, 0.85, 0.9, 0.95, 1.];
+    json!({"kind": "poisson", "load": load, "flows": flows, "cdf": {
+        "size_bytes": pkts.iter().map(|p| p * 1460.0).collect::<Vec<_>>(), "cdf": cdf.to_vec(), "interpolation": "linear"}})
+}
+
 fn scenario(name: &str) -> Option<Value> {
     let leaf_spine = json!({"kind": "leaf-spine"});
     Some(match name {
@@ -39,6 +47,8 @@ fn scenario(name: &str) -> Option<Value> {
         "tcp-fattree1024-websearch-0.6-1m" => {
             json!({"topology": {"kind": "fat-tree", "k": 16}, "workload": websearch(0.6, 1_000_000), "scheme": {"name": "tcp"}})
         }
+        "tcp-fattree1024-smallflows-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
+            "workload": small_flows(0.6, 20_000), "scheme": {"name": "tcp"}}),
         _ => return None,
     })
 }

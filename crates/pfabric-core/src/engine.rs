@@ -460,7 +460,8 @@ impl Simulation {
             self.loss.offered[cell] += 1;
         }
         if !ps.wake_pending && ps.busy_until <= self.now && ps.queue.is_empty() {
-            self.transmit(port, id);
+            let wire = p.wire;
+            self.transmit(port, id, wire);
             return;
         }
         ps.account_queue(self.now);
@@ -486,10 +487,10 @@ impl Simulation {
         }
     }
 
-    fn transmit(&mut self, port: u32, id: PacketId) {
+    fn transmit(&mut self, port: u32, id: PacketId, wire: u32) {
         let spec = &self.topo.ports[port as usize];
         let ps = &mut self.ports[port as usize];
-        let wire = self.pool.get(id).wire as u64;
+        let wire = wire as u64;
         let ser = match ps.ps_per_byte {
             Some(per_byte) => wire * per_byte,
             None => serialization_ps(wire, spec.rate_bps),
@@ -505,8 +506,8 @@ impl Simulation {
         let ps = &mut self.ports[port as usize];
         ps.wake_pending = false;
         ps.account_queue(self.now);
-        if let Some(id) = ps.queue.dequeue(&self.pool) {
-            self.transmit(port, id);
+        if let Some((id, wire)) = ps.queue.dequeue() {
+            self.transmit(port, id, wire);
             let ps = &mut self.ports[port as usize];
             if !ps.queue.is_empty() {
                 ps.wake_pending = true;

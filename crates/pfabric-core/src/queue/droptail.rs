@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use crate::net::packet::{PacketId, PacketPool};
 
 pub struct DropTail {
-    fifo: VecDeque<PacketId>,
+    fifo: VecDeque<(PacketId, u32)>,
     bytes: u64,
     limit_bytes: u64,
     mark_above_bytes: Option<u64>,
@@ -33,15 +33,16 @@ impl DropTail {
                 pool.get_mut(id).ce = true;
             }
         }
-        self.fifo.push_back(id);
+        self.fifo.push_back((id, wire as u32));
         None
     }
 
+    /// The next packet and its wire size (kept here so that the packet itself is not touched).
     #[inline]
-    pub fn dequeue(&mut self, pool: &PacketPool) -> Option<PacketId> {
-        let id = self.fifo.pop_front()?;
-        self.bytes -= pool.get(id).wire as u64;
-        Some(id)
+    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
+        let (id, wire) = self.fifo.pop_front()?;
+        self.bytes -= wire as u64;
+        Some((id, wire))
     }
 
     pub fn bytes(&self) -> u64 {
@@ -72,9 +73,9 @@ mod tests {
         assert_eq!(q.enqueue(a, &mut pool), None);
         assert_eq!(q.enqueue(b, &mut pool), None);
         assert_eq!(q.enqueue(c, &mut pool), Some(c));
-        assert_eq!(q.dequeue(&pool), Some(a));
-        assert_eq!(q.dequeue(&pool), Some(b));
-        assert_eq!(q.dequeue(&pool), None);
+        assert_eq!(q.dequeue().map(|d| d.0), Some(a));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(b));
+        assert_eq!(q.dequeue().map(|d| d.0), None);
         assert_eq!(q.bytes(), 0);
     }
 

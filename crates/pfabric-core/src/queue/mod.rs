@@ -50,10 +50,11 @@ impl Queue {
         }
     }
 
+    /// The next packet to send and its wire size.
     #[inline]
-    pub fn dequeue(&mut self, pool: &PacketPool) -> Option<PacketId> {
+    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
         match self {
-            Queue::DropTail(q) => q.dequeue(pool),
+            Queue::DropTail(q) => q.dequeue(),
             Queue::Pfabric(q) => q.dequeue(),
             Queue::PrioThresholds(q) => q.dequeue(),
         }

@@ -34,10 +34,10 @@ impl PfabricQueue {
     }
 
     #[inline]
-    fn remove(&mut self, i: usize) -> PacketId {
+    fn remove(&mut self, i: usize) -> (PacketId, u32) {
         let e = self.entries.remove(i);
         self.bytes -= e.wire as u64;
-        e.id
+        (e.id, e.wire)
     }
 
     /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
@@ -58,11 +58,12 @@ impl PfabricQueue {
                 worst_prio = e.priority;
             }
         }
-        Some(self.remove(worst))
+        Some(self.remove(worst).0)
     }
 
+    /// The next packet and its wire size.
     #[inline]
-    pub fn dequeue(&mut self) -> Option<PacketId> {
+    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
         let first = self.entries.first()?;
         // The most urgent packet: the smallest priority number, the earliest among equals.
         let mut best = 0;
@@ -115,10 +116,10 @@ mod tests {
         let (a, _) = push(&mut q, &mut pool, 1, 0, 50);
         let (b, _) = push(&mut q, &mut pool, 2, 0, 10);
         let (c, _) = push(&mut q, &mut pool, 3, 0, 30);
-        assert_eq!(q.dequeue(), Some(b));
-        assert_eq!(q.dequeue(), Some(c));
-        assert_eq!(q.dequeue(), Some(a));
-        assert_eq!(q.dequeue(), None);
+        assert_eq!(q.dequeue().map(|d| d.0), Some(b));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(c));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(a));
+        assert_eq!(q.dequeue().map(|d| d.0), None);
     }
 
     #[test]
@@ -128,7 +129,10 @@ mod tests {
         let (a, _) = push(&mut q, &mut pool, 1, 0, 7);
         let (b, _) = push(&mut q, &mut pool, 2, 0, 7);
         let (c, _) = push(&mut q, &mut pool, 3, 0, 7);
-        assert_eq!([q.dequeue(), q.dequeue(), q.dequeue()], [Some(a), Some(b), Some(c)]);
+        assert_eq!(
+            [q.dequeue().map(|d| d.0), q.dequeue().map(|d| d.0), q.dequeue().map(|d| d.0)],
+            [Some(a), Some(b), Some(c)]
+        );
     }
 
     #[test]
@@ -141,10 +145,10 @@ mod tests {
         let (first, _) = push(&mut q, &mut pool, 1, 0, 100);
         let (other, _) = push(&mut q, &mut pool, 2, 0, 50);
         let (later, _) = push(&mut q, &mut pool, 1, 1, 20);
-        assert_eq!(q.dequeue(), Some(first));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(first));
         assert!(pool.get(first).priority > pool.get(other).priority);
-        assert_eq!(q.dequeue(), Some(later));
-        assert_eq!(q.dequeue(), Some(other));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(later));
+        assert_eq!(q.dequeue().map(|d| d.0), Some(other));
     }
 
     #[test]
@@ -239,7 +243,7 @@ mod tests {
                     let got = q.enqueue(id, &pool);
                     assert_eq!(got, reference.enqueue(p.priority, flow, id, p.wire), "seed {seed} step {step}");
                 } else {
-                    assert_eq!(q.dequeue(), reference.dequeue(), "seed {seed} step {step}");
+                    assert_eq!(q.dequeue().map(|d| d.0), reference.dequeue(), "seed {seed} step {step}");
                 }
                 assert_eq!(q.bytes(), reference.bytes());
                 assert_eq!(q.len(), reference.packets.len());

@@ -67,15 +67,16 @@ impl PrioThresholds {
         None
     }
 
+    /// The next packet and its wire size.
     #[inline]
-    pub fn dequeue(&mut self) -> Option<PacketId> {
+    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
         let q = self.queues.iter().position(|q| !q.is_empty())?;
         let (id, wire) = self.queues[q].pop_front().unwrap();
         let before = self.queue_bytes[q];
         self.shared_used -= self.over_reserve(before) - self.over_reserve(before - wire as u64);
         self.queue_bytes[q] -= wire as u64;
         self.bytes -= wire as u64;
-        Some(id)
+        Some((id, wire))
     }
 
     pub fn bytes(&self) -> u64 {
@@ -111,7 +112,10 @@ mod tests {
         for id in [low1, high, low2] {
             assert_eq!(q.enqueue(id, &pool), None);
         }
-        assert_eq!([q.dequeue(), q.dequeue(), q.dequeue(), q.dequeue()], [Some(high), Some(low1), Some(low2), None]);
+        assert_eq!(
+            [q.dequeue().map(|d| d.0), q.dequeue().map(|d| d.0), q.dequeue().map(|d| d.0), q.dequeue().map(|d| d.0)],
+            [Some(high), Some(low1), Some(low2), None]
+        );
         assert!(q.is_empty());
     }
 
@@ -131,8 +135,8 @@ mod tests {
         let second = pool.alloc(data_packet(2, 1, 50));
         assert_eq!(q.enqueue(second, &pool), Some(second));
         // Draining the low queue frees the pool for the high one.
-        q.dequeue(); // high
-        q.dequeue(); // low: back within its reserve plus one pooled packet
+        q.dequeue().map(|d| d.0); // high
+        q.dequeue().map(|d| d.0); // low: back within its reserve plus one pooled packet
         assert_eq!(q.enqueue(pool.alloc(data_packet(2, 2, 50)), &pool), None);
         assert_eq!(q.enqueue(pool.alloc(data_packet(2, 3, 50)), &pool), None);
         assert_eq!(q.bytes(), 4 * 1500);
