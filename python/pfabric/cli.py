@@ -1,4 +1,4 @@
-"""The `pfabric` command: `pfabric run SCENARIO.toml -o OUT` and `pfabric fields`.
+"""The `pfabric` command: `pfabric run SCENARIO.toml -o OUT`, `pfabric fields`, `pfabric thresholds`.
 
 Errors a user can fix (a bad scenario, a bad argument) print one line, `pfabric: error: <message>`, and exit
 with status 2, never a traceback; Ctrl-C exits with 130. The field reference is generated from the
@@ -81,12 +81,99 @@ def _parser() -> argparse.ArgumentParser:
         "fields", help="list every scenario field with its type, default and meaning"
     )
     fields.set_defaults(handler=_fields)
+
+    thresholds = commands.add_parser(
+        "thresholds",
+        help="size thresholds for a few strict-priority queues (the paper's section 6.1 model)",
+        description="Optimal flow-size thresholds for N strict-priority queues under the pFabric paper's "
+        "M/G/1 model (section 6.1, Figure 16), against the equal-split heuristic (Figure 17c). Flow sizes "
+        "are rounded up to whole 1460-byte packets, as the simulator samples them.",
+    )
+    thresholds.add_argument(
+        "--workload",
+        default="websearch",
+        metavar="CDF",
+        help="a packaged CDF name or the path of a size_bytes,cdf CSV (default websearch)",
+    )
+    thresholds.add_argument(
+        "--load", type=float, required=True, metavar="RHO", help="load of the link, in (0, 1)"
+    )
+    thresholds.add_argument(
+        "--queues", type=int, default=2, metavar="N", help="number of priority queues, 2 to 16 (default 2)"
+    )
+    thresholds.add_argument(
+        "--model",
+        default="paper",
+        metavar="MODEL",
+        help="paper (default: the paper's approximation), preemptive or nonpreemptive (textbook M/G/1 "
+        "priority queues)",
+    )
+    thresholds.set_defaults(handler=_thresholds)
     return parser
 
 
 def _fields(args: argparse.Namespace) -> int:
     print(_fields_reference())
     return EXIT_OK
+
+
+def _thresholds(args: argparse.Namespace) -> int:
+    from .analysis import thresholds as model
+    from .workloads import load_cdf
+
+    if not 0 < args.load < 1:  # also refuses nan
+        raise _UsageError(f"--load {args.load}: expected a load in (0, 1)")
+    if not 2 <= args.queues <= 16:
+        raise _UsageError(f"--queues {args.queues}: expected a number of queues from 2 to 16")
+    if args.model not in model.MODELS:
+        raise _UsageError(f"--model {args.model}: expected one of {', '.join(model.MODELS)}")
+    cdf = load_cdf(args.workload, field="--workload")
+    try:
+        sizes = model.SizeDistribution.from_cdf(cdf)
+    except ValueError as exc:
+        raise _UsageError(f"--workload {args.workload}: {exc}") from None
+    try:
+        best, best_fct = model.optimal_thresholds(sizes, args.load, args.queues, model=args.model)
+    except ModuleNotFoundError as exc:
+        _fail(str(exc))
+        return EXIT_FAILED
+    split = model.equal_split_thresholds(sizes, args.queues)
+    split_fct = model.fct_n(sizes, args.load, split, model=args.model)
+    fifo_fct = model.mg1_fifo_fct_n(sizes, args.load)
+    _print_thresholds(args, best, best_fct, split, split_fct, fifo_fct)
+    return EXIT_OK
+
+
+def _print_thresholds(args, best, best_fct: float, split, split_fct: float, fifo_fct: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .analysis.thresholds import MSS_BYTES
+
+    console = Console()
+    console.print(
+        f"{args.workload}, load {args.load:g}, {args.queues} strict-priority queues, model {args.model} "
+        f"(pFabric section 6.1; sizes rounded up to {MSS_BYTES}-byte packets)",
+        markup=False,
+        highlight=False,
+    )
+    console.print(
+        "queue k (1 = highest priority) holds the flows of size in (t_k-1, t_k]",
+        markup=False,
+        highlight=False,
+    )
+    table = Table()
+    for header in ("", "optimal bytes", "packets", "equal split bytes", "packets"):
+        table.add_column(header, justify="left" if not header else "right")
+    for k, (a, b) in enumerate(zip(best, split, strict=True), start=1):
+        table.add_row(f"t{k}", f"{a:,.0f}", f"{a / MSS_BYTES:,.0f}", f"{b:,.0f}", f"{b / MSS_BYTES:,.0f}")
+    console.print(table)
+    console.print(
+        f"FCT_n, the model's mean normalized FCT: optimal {best_fct:.4f}, equal split {split_fct:.4f} "
+        f"({(split_fct / best_fct - 1) * 100:+.1f}%), one FIFO queue {fifo_fct:.4f}",
+        markup=False,
+        highlight=False,
+    )
 
 
 def _check_out_dir(out: str) -> Path:

@@ -15,6 +15,7 @@ never opens a file a user chose (DESIGN section 1).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -22,6 +23,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -489,10 +491,14 @@ class Scheme(_Section):
     reserved_bytes: Annotated[int, _Number] | None = Field(
         None, ge=0, description="prio-queues: buffer reserved for each queue, bytes (paper: 15 KB)."
     )
-    thresholds_bytes: list[PositiveInt] | None = Field(
+    thresholds_bytes: list[PositiveInt] | Literal["optimal", "equal-split"] | None = Field(
         None,
         description="prio-queues: flow-size thresholds between the queues, increasing (n thresholds = n + 1 "
-        "queues); flows up to the first go to the highest-priority queue.",
+        "queues; flows up to the first go to the highest-priority queue), or how to choose them from a "
+        "Poisson workload's CDF and load: optimal (the section 6 model, the default) or equal-split.",
+    )
+    queues: Annotated[int, _Number] | None = Field(
+        None, ge=2, le=64, description="prio-queues: how many queues when thresholds are chosen (default 4)."
     )
 
     @classmethod
@@ -525,7 +531,9 @@ class Scheme(_Section):
         """The overrides scheme `name` accepts: the core's list, or every typed field without the core."""
         defaults = scheme_defaults(name)
         if defaults is not None:
-            return tuple(defaults)
+            # Parameters resolved here before the core sees them (see Scenario._core_scheme).
+            front_end_only = ("queues",) if name == "prio-queues" else ()
+            return tuple(defaults) + front_end_only
         return tuple(field for field in cls.model_fields if field != "name")
 
     @field_validator("name")
@@ -603,6 +611,28 @@ class Run(_Section):
         description="Stop at this simulated time; flows not done are reported unfinished. "
         "Unset: run until every flow finishes.",
     )
+
+
+def chosen_thresholds(workload: Poisson, queues: int, method: str) -> list[int]:
+    """Thresholds (bytes) for `queues` queues from the workload's CDF and load: the section 6 model's optimum
+    or the equal split of flows. Cached: a sweep asks for the same ones many times."""
+    cdf = workload.cdf_data
+    key = (cdf.interpolation, tuple(cdf.size_bytes.tolist()), tuple(cdf.cdf.tolist()))
+    return list(_thresholds_cached(key, workload.load, queues, method))
+
+
+@functools.lru_cache(maxsize=256)
+def _thresholds_cached(key: tuple, load: float, queues: int, method: str) -> tuple[int, ...]:
+    from .analysis import thresholds
+
+    interpolation, sizes, probabilities = key
+    cdf = workloads.Cdf(np.array(sizes), np.array(probabilities), interpolation)
+    if method == "optimal":
+        values, _ = thresholds.optimal_thresholds(cdf, load, queues)
+    else:
+        values = thresholds.equal_split_thresholds(cdf, queues)
+    # Equal split may repeat a threshold (an atom it cannot split): keep each once, increasing.
+    return tuple(sorted({max(1, int(round(v))) for v in values}))
 
 
 # --- scenario ---------------------------------------------------------------------------------------------
@@ -683,10 +713,27 @@ class Scenario(_Section):
             "seed": self.seed,
             "topology": self.topology.model_dump(mode="json"),
             "workload": self.workload.to_core(),
-            "scheme": self.scheme.model_dump(mode="json"),
+            "scheme": self._core_scheme(),
             "run": self.run.model_dump(mode="json"),
             "output": self.output.to_core(),
         }
+
+    def _core_scheme(self) -> dict:
+        """The scheme as the core takes it: prio-queues thresholds resolved to a list of bytes."""
+        scheme = self.scheme.model_dump(mode="json")
+        if scheme["name"] != "prio-queues":
+            return scheme
+        chosen = scheme.get("thresholds_bytes", "optimal")
+        queues = scheme.pop("queues", None) or 4
+        if not isinstance(chosen, list):
+            if not isinstance(self.workload, Poisson):
+                raise ScenarioError(
+                    "scheme.thresholds_bytes",
+                    chosen,
+                    "expected a list of sizes: thresholds are chosen from a Poisson workload's CDF and load",
+                )
+            scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen)
+        return scheme
 
     def to_core_json(self) -> str:
         """The JSON string `pfabric._core.run` consumes."""
