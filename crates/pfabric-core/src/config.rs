@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::net::topology::{self, LinkParams, Topology};
-use crate::queue::QueueConfig;
+use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
 use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
 use crate::transport::{PriorityScheme, Protocol, TransportParams};
 use crate::workload::cdf::{EmpiricalCdf, Interpolation};
@@ -122,7 +122,11 @@ pub struct SchemeConfig {
 }
 
 /// The scheme names the core knows.
-pub const SCHEME_NAMES: &[&str] = &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues"];
+pub const SCHEME_NAMES: &[&str] =
+    &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq"];
+
+/// The AIFO paper's schedulers: rank-based port disciplines over TCP NewReno hosts.
+const RANKED_SCHEMES: &[&str] = &["pifo", "sp-pifo", "aifo", "pieo", "afq"];
 
 /// The paper's parameters of a scheme, as (field, value) pairs in user units.
 pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
@@ -160,6 +164,34 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             let mut v = tcp_like(225_000);
             v.push(("reserved_bytes", Value::from(15_000)));
             v.push(("thresholds_bytes", Value::Null));
+            Some(v)
+        }
+        // The AIFO paper's settings (DESIGN section 4, from the authors' code); capacities in packets.
+        "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
+            let mut v = tcp_like(225_000);
+            v.retain(|(k, _)| *k != "queue_bytes");
+            if name != "afq" {
+                v.push(("rank", Value::from("srpt")));
+                v.push(("priority", Value::from("remaining-unsent")));
+            }
+            match name {
+                "pifo" | "pieo" => v.push(("capacity_pkts", Value::from(80))),
+                "sp-pifo" => {
+                    v.push(("queues", Value::from(8)));
+                    v.push(("queue_pkts", Value::from(10)));
+                }
+                "aifo" => {
+                    v.push(("capacity_pkts", Value::from(20)));
+                    v.push(("window", Value::from(20)));
+                    v.push(("sample_every", Value::from(15)));
+                    v.push(("headroom_k", Value::from(0.1)));
+                }
+                _ => {
+                    v.push(("queues", Value::from(8)));
+                    v.push(("queue_pkts", Value::from(10)));
+                    v.push(("bytes_per_round", Value::from(1500)));
+                }
+            }
             Some(v)
         }
         // The central scheduler has no parameters: line rate, SRPT order, maximal schedule.
@@ -551,7 +583,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
     s.only(&keys)?;
     let d = |key: &str| defaults.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.as_f64()).unwrap_or(0.0);
     let int = |key: &str, lo: u64, hi: u64| s.int_in(key, d(key) as u64, lo, hi);
-    let queue_bytes = int("queue_bytes", 1500, 1 << 40)?;
+    let queue_bytes = if RANKED_SCHEMES.contains(&name) { 0 } else { int("queue_bytes", 1500, 1 << 40)? };
     let init_cwnd = int("init_cwnd_pkts", 1, 1 << 20)? as u32;
     let max_cwnd = int("max_cwnd_pkts", 1, 1 << 24)? as u32;
     let mut t = TransportParams {
@@ -568,7 +600,63 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         priority: PriorityScheme::RemainingSize,
         priority_cap: None,
     };
+    let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
+        Ok(match s.str_or("priority", default)? {
+            "remaining-size" => PriorityScheme::RemainingSize,
+            "flow-size" => PriorityScheme::FlowSize,
+            "bytes-sent" => PriorityScheme::BytesSent,
+            "deadline" => PriorityScheme::Deadline,
+            "remaining-unsent" => PriorityScheme::RemainingUnsent,
+            other => {
+                return err(
+                    "scheme.priority",
+                    format!("{other:?}"),
+                    "one of: remaining-size, flow-size, bytes-sent, deadline, remaining-unsent",
+                )
+            }
+        })
+    };
     let queue = match name {
+        "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
+            t.protocol = Protocol::Tcp;
+            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
+            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
+            t.priority = priority_scheme("remaining-unsent")?;
+            let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
+            if name == "afq" {
+                let (queues, per_queue_pkts) = (pkts("queues")?, pkts("queue_pkts")?);
+                QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round: int("bytes_per_round", 1, 1 << 40)? }
+            } else {
+                let rank = match s.str_or("rank", "srpt")? {
+                    "srpt" => RankKind::Srpt,
+                    "stfq" => RankKind::Stfq,
+                    "fifo" => RankKind::Fifo,
+                    other => return err("scheme.rank", format!("{other:?}"), "one of: srpt, stfq, fifo"),
+                };
+                let scheduler = match name {
+                    "pifo" => SchedulerConfig::Pifo { capacity_pkts: pkts("capacity_pkts")? },
+                    "pieo" => SchedulerConfig::Pieo { capacity_pkts: pkts("capacity_pkts")? },
+                    "sp-pifo" => {
+                        SchedulerConfig::SpPifo { queues: pkts("queues")?, per_queue_pkts: pkts("queue_pkts")? }
+                    }
+                    _ => {
+                        let k = s.f64_or("headroom_k", d("headroom_k"))?;
+                        if !(0.0..1.0).contains(&k) {
+                            return err("scheme.headroom_k", format!("{k:?}"), "a headroom in [0, 1)");
+                        }
+                        SchedulerConfig::Aifo {
+                            capacity_pkts: pkts("capacity_pkts")?,
+                            window: pkts("window")?,
+                            sample_every: int("sample_every", 1, 1 << 20)? as u32,
+                            k,
+                        }
+                    }
+                };
+                QueueConfig::Ranked { scheduler, rank }
+            }
+        }
         "tcp" | "dctcp" | "prio-queues" => {
             t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
             t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
@@ -622,19 +710,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             t.protocol = if name == "pfabric" { Protocol::Pfabric } else { Protocol::PfabricLinerate };
             t.fixed_rto = ps_from_us(s.positive("rto_us", d("rto_us"))?);
             t.probe_after_timeouts = int("probe_after_timeouts", 0, 1000)? as u32;
-            t.priority = match s.str_or("priority", "remaining-size")? {
-                "remaining-size" => PriorityScheme::RemainingSize,
-                "flow-size" => PriorityScheme::FlowSize,
-                "bytes-sent" => PriorityScheme::BytesSent,
-                "deadline" => PriorityScheme::Deadline,
-                other => {
-                    return err(
-                        "scheme.priority",
-                        format!("{other:?}"),
-                        "one of: remaining-size, flow-size, bytes-sent, deadline",
-                    )
-                }
-            };
+            t.priority = priority_scheme("remaining-size")?;
             t.priority_cap = match s.get("priority_cap_bytes") {
                 None => None,
                 Some(_) => Some(s.int_in("priority_cap_bytes", 0, 1, u64::MAX >> 2)?),

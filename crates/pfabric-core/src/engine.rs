@@ -321,6 +321,7 @@ impl Simulation {
             deadline: f.deadline.map(|d| d.max(floor)),
             retransmissions: 0,
             timeouts: 0,
+            out_of_order: 0,
         });
         self.counters.flows_started += 1;
         self.counters.offered_wire_bytes += offered_wire_bytes(f);
@@ -387,6 +388,7 @@ impl Simulation {
         let rec = &mut self.flows[id as usize];
         rec.retransmissions = conn.sender.retransmissions;
         rec.timeouts = conn.sender.timeouts;
+        rec.out_of_order = conn.receiver.out_of_order;
         self.slot_of[id as usize] = NO_SLOT;
         self.free_slots.push(slot);
         self.active_flows -= 1;
@@ -465,7 +467,7 @@ impl Simulation {
             return;
         }
         ps.account_queue(self.now);
-        if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool) {
+        if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool, self.now) {
             let p = self.pool.get(dropped);
             ps.counters.drop_packets += 1;
             ps.counters.drop_bytes += p.wire as u64;
@@ -506,7 +508,7 @@ impl Simulation {
         let ps = &mut self.ports[port as usize];
         ps.wake_pending = false;
         ps.account_queue(self.now);
-        if let Some((id, wire)) = ps.queue.dequeue() {
+        if let Some((id, wire)) = ps.queue.dequeue(&self.pool, self.now) {
             self.transmit(port, id, wire);
             let ps = &mut self.ports[port as usize];
             if !ps.queue.is_empty() {
@@ -551,6 +553,7 @@ impl Simulation {
             return; // a late copy for a flow whose sender already closed
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
+        conn.receiver.note_order(pkt.seq, pkt.retransmit);
         let arrival = conn.receiver.on_packet(pkt.seq);
         if arrival == Arrival::Completes {
             self.flows[pkt.flow as usize].finish = self.now;
@@ -631,9 +634,10 @@ impl Simulation {
     fn finish_records(&mut self) {
         for (id, &slot) in self.slot_of.iter().enumerate() {
             if slot != NO_SLOT {
-                let s = &self.conns[slot as usize].as_ref().unwrap().sender;
-                self.flows[id].retransmissions = s.retransmissions;
-                self.flows[id].timeouts = s.timeouts;
+                let c = self.conns[slot as usize].as_ref().unwrap();
+                self.flows[id].retransmissions = c.sender.retransmissions;
+                self.flows[id].timeouts = c.sender.timeouts;
+                self.flows[id].out_of_order = c.receiver.out_of_order;
             }
         }
     }

@@ -32,6 +32,7 @@ pub fn flow_columns(sim: &Simulation) -> Columns {
         ("deadline_ps", Column::U64(f.iter().map(|r| r.deadline.unwrap_or(0)).collect())),
         ("retransmissions", Column::U32(f.iter().map(|r| r.retransmissions).collect())),
         ("timeouts", Column::U32(f.iter().map(|r| r.timeouts).collect())),
+        ("out_of_order", Column::U32(f.iter().map(|r| r.out_of_order).collect())),
         ("finished", Column::Bool(f.iter().map(|r| r.finish != UNFINISHED).collect())),
     ]
 }

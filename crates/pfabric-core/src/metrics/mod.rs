@@ -22,6 +22,8 @@ pub struct FlowRecord {
     pub deadline: Option<Time>,
     pub retransmissions: u32,
     pub timeouts: u32,
+    /// First transmissions that reached the receiver after a later packet of the flow.
+    pub out_of_order: u32,
 }
 
 /// Counters of one port.

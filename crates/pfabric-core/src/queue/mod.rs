@@ -1,22 +1,64 @@
 //! Port disciplines: what a port's queue admits, drops and sends next. One file per discipline; the closed set
-//! dispatches through the [`Queue`] enum (no vtable per packet).
+//! dispatches through the [`Queue`] enum (no vtable per packet). The AIFO paper's rank-based schedulers (PIFO,
+//! SP-PIFO, AIFO, PIEO) sit behind [`Ranked`], which pairs one with the port's rank function ([`rank`]).
 
+pub mod afq;
+pub mod aifo;
 pub mod droptail;
 pub mod pfabric;
+pub mod pieo;
+pub mod pifo;
 pub mod prio_thresholds;
+pub mod rank;
+pub mod sppifo;
 
 use crate::net::packet::{PacketId, PacketPool};
+use crate::sim::time::Time;
 
+pub use afq::Afq;
+pub use aifo::Aifo;
 pub use droptail::DropTail;
 pub use pfabric::PfabricQueue;
+pub use pieo::Pieo;
+pub use pifo::Pifo;
 pub use prio_thresholds::PrioThresholds;
+pub use rank::{RankKind, Ranker};
+pub use sppifo::SpPifo;
 
 /// How to build the queue of every port of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum QueueConfig {
-    DropTail { limit_bytes: u64, mark_above_bytes: Option<u64> },
-    Pfabric { limit_bytes: u64 },
-    PrioThresholds { thresholds: Vec<u64>, limit_bytes: u64, reserved_bytes: u64 },
+    DropTail {
+        limit_bytes: u64,
+        mark_above_bytes: Option<u64>,
+    },
+    Pfabric {
+        limit_bytes: u64,
+    },
+    PrioThresholds {
+        thresholds: Vec<u64>,
+        limit_bytes: u64,
+        reserved_bytes: u64,
+    },
+    /// A rank-based scheduler (the AIFO paper's) fed by a rank function at the port.
+    Ranked {
+        scheduler: SchedulerConfig,
+        rank: RankKind,
+    },
+    Afq {
+        queues: usize,
+        per_queue_pkts: usize,
+        bytes_per_round: u64,
+    },
+}
+
+/// The rank-based schedulers and their sizes (in packets, as the AIFO authors' code counts them).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SchedulerConfig {
+    Pifo { capacity_pkts: usize },
+    SpPifo { queues: usize, per_queue_pkts: usize },
+    Aifo { capacity_pkts: usize, window: usize, sample_every: u32, k: f64 },
+    Pieo { capacity_pkts: usize },
 }
 
 impl QueueConfig {
@@ -29,6 +71,22 @@ impl QueueConfig {
             QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes } => {
                 Queue::PrioThresholds(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes))
             }
+            QueueConfig::Ranked { ref scheduler, rank } => {
+                let scheduler = match *scheduler {
+                    SchedulerConfig::Pifo { capacity_pkts } => Scheduler::Pifo(Pifo::new(capacity_pkts)),
+                    SchedulerConfig::SpPifo { queues, per_queue_pkts } => {
+                        Scheduler::SpPifo(SpPifo::new(queues, per_queue_pkts))
+                    }
+                    SchedulerConfig::Aifo { capacity_pkts, window, sample_every, k } => {
+                        Scheduler::Aifo(Aifo::new(capacity_pkts, window, sample_every, k))
+                    }
+                    SchedulerConfig::Pieo { capacity_pkts } => Scheduler::Pieo(Pieo::new(capacity_pkts)),
+                };
+                Queue::Ranked(Box::new(Ranked { ranker: Ranker::new(rank), scheduler }))
+            }
+            QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round } => {
+                Queue::Afq(Box::new(Afq::new(queues, per_queue_pkts, bytes_per_round)))
+            }
         }
     }
 }
@@ -37,26 +95,97 @@ pub enum Queue {
     DropTail(DropTail),
     Pfabric(PfabricQueue),
     PrioThresholds(PrioThresholds),
+    Ranked(Box<Ranked>),
+    Afq(Box<Afq>),
+}
+
+pub enum Scheduler {
+    Pifo(Pifo),
+    SpPifo(SpPifo),
+    Aifo(Aifo),
+    Pieo(Pieo),
+}
+
+/// A rank-based scheduler and the rank function that feeds it, kept apart as the AIFO paper frames them:
+/// the port ranks an arrival (SRPT from the host's stamp, STFQ from its own virtual time, or arrival order),
+/// the scheduler admits, drops and orders by rank.
+pub struct Ranked {
+    pub ranker: Ranker,
+    pub scheduler: Scheduler,
+}
+
+impl Ranked {
+    fn enqueue(&mut self, id: PacketId, pool: &PacketPool, now: Time) -> Option<PacketId> {
+        let p = pool.get(id);
+        let rank = self.ranker.rank(p);
+        let wire = p.wire;
+        let dropped = match &mut self.scheduler {
+            Scheduler::Pifo(q) => q.enqueue(id, rank, wire),
+            Scheduler::SpPifo(q) => q.enqueue(id, rank, wire),
+            Scheduler::Aifo(q) => q.enqueue(id, rank, wire),
+            Scheduler::Pieo(q) => q.enqueue(id, rank, wire, now),
+        };
+        if let Some(d) = dropped {
+            self.ranker.on_drop(pool.get(d));
+        }
+        dropped
+    }
+
+    fn dequeue(&mut self, pool: &PacketPool, now: Time) -> Option<(PacketId, u32)> {
+        let (id, rank) = match &mut self.scheduler {
+            Scheduler::Pifo(q) => q.dequeue(),
+            Scheduler::SpPifo(q) => q.dequeue(),
+            Scheduler::Aifo(q) => q.dequeue(),
+            Scheduler::Pieo(q) => q.dequeue(now),
+        }?;
+        self.ranker.on_dequeue(rank);
+        Some((id, pool.get(id).wire))
+    }
+
+    fn bytes(&self) -> u64 {
+        match &self.scheduler {
+            Scheduler::Pifo(q) => q.bytes(),
+            Scheduler::SpPifo(q) => q.bytes(),
+            Scheduler::Aifo(q) => q.bytes(),
+            Scheduler::Pieo(q) => q.bytes(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match &self.scheduler {
+            Scheduler::Pifo(q) => q.is_empty(),
+            Scheduler::SpPifo(q) => q.is_empty(),
+            Scheduler::Aifo(q) => q.is_empty(),
+            Scheduler::Pieo(q) => q.is_empty(),
+        }
+    }
 }
 
 impl Queue {
     /// Offer packet `id`; returns the packet dropped to make room, if any (the arrival or another).
     #[inline]
-    pub fn enqueue(&mut self, id: PacketId, pool: &mut PacketPool) -> Option<PacketId> {
+    pub fn enqueue(&mut self, id: PacketId, pool: &mut PacketPool, now: Time) -> Option<PacketId> {
         match self {
             Queue::DropTail(q) => q.enqueue(id, pool),
             Queue::Pfabric(q) => q.enqueue(id, pool),
             Queue::PrioThresholds(q) => q.enqueue(id, pool),
+            Queue::Ranked(q) => q.enqueue(id, pool, now),
+            Queue::Afq(q) => {
+                let p = pool.get(id);
+                q.enqueue(id, p.flow, p.wire)
+            }
         }
     }
 
     /// The next packet to send and its wire size.
     #[inline]
-    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
+    pub fn dequeue(&mut self, pool: &PacketPool, now: Time) -> Option<(PacketId, u32)> {
         match self {
             Queue::DropTail(q) => q.dequeue(),
             Queue::Pfabric(q) => q.dequeue(),
             Queue::PrioThresholds(q) => q.dequeue(),
+            Queue::Ranked(q) => q.dequeue(pool, now),
+            Queue::Afq(q) => q.dequeue().map(|(id, _)| (id, pool.get(id).wire)),
         }
     }
 
@@ -66,6 +195,8 @@ impl Queue {
             Queue::DropTail(q) => q.bytes(),
             Queue::Pfabric(q) => q.bytes(),
             Queue::PrioThresholds(q) => q.bytes(),
+            Queue::Ranked(q) => q.bytes(),
+            Queue::Afq(q) => q.bytes(),
         }
     }
 
@@ -75,6 +206,8 @@ impl Queue {
             Queue::DropTail(q) => q.is_empty(),
             Queue::Pfabric(q) => q.is_empty(),
             Queue::PrioThresholds(q) => q.is_empty(),
+            Queue::Ranked(q) => q.is_empty(),
+            Queue::Afq(q) => q.is_empty(),
         }
     }
 }

@@ -40,6 +40,8 @@ pub enum PriorityScheme {
     BytesSent,
     /// The flow's absolute deadline in picoseconds (EDF); flows without one come after every deadline flow.
     Deadline,
+    /// Bytes never sent yet (what the AIFO authors' NewReno-style senders stamp as the rank).
+    RemainingUnsent,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -158,6 +160,9 @@ impl Sender {
             PriorityScheme::FlowSize => self.size_bytes,
             PriorityScheme::BytesSent => self.sent_bytes,
             PriorityScheme::Deadline => self.deadline.unwrap_or(u64::MAX >> 1),
+            PriorityScheme::RemainingUnsent => {
+                self.size_bytes.saturating_sub(self.sb.nxt as u64 * crate::net::packet::MSS_BYTES as u64)
+            }
         };
         match p.priority_cap {
             Some(cap) => raw.min(cap),

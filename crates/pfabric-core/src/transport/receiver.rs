@@ -23,11 +23,16 @@ pub struct Receiver {
     npkts: u32,
     /// Data packets that arrived although already received (spurious retransmissions).
     pub duplicates: u32,
+    /// One past the highest packet index received so far.
+    highest: u32,
+    /// First transmissions that arrived after a packet with a higher index: reordering in the network, not
+    /// loss recovery (retransmissions are left out).
+    pub out_of_order: u32,
 }
 
 impl Receiver {
     pub fn new(npkts: u32) -> Self {
-        Receiver { got: BitSet::with_len(npkts as usize), cum: 0, npkts, duplicates: 0 }
+        Receiver { got: BitSet::with_len(npkts as usize), cum: 0, npkts, duplicates: 0, highest: 0, out_of_order: 0 }
     }
 
     /// Packet `seq` arrived (`PROBE_SEQ` for a probe).
@@ -46,6 +51,20 @@ impl Receiver {
             Arrival::Completes
         } else {
             Arrival::New
+        }
+    }
+
+    /// Note the order of a data packet's arrival (`retransmit`: it is a retransmission).
+    pub fn note_order(&mut self, seq: u32, retransmit: bool) {
+        if seq == PROBE_SEQ {
+            return;
+        }
+        if seq < self.highest {
+            if !retransmit {
+                self.out_of_order += 1;
+            }
+        } else {
+            self.highest = seq + 1;
         }
     }
 

@@ -1,0 +1,86 @@
+"""The AIFO paper's schedulers (PIFO, SP-PIFO, AIFO, PIEO, AFQ) on the simulator: reordering, small-flow FCT
+under SRPT ranks, and fairness under STFQ ranks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pfabric._core")
+
+import pfabric
+
+
+def out_of_order(scheme: dict) -> int:
+    """Reordered first transmissions, per-flow ECMP so that paths do not reorder (only the port can)."""
+    result = pfabric.run(
+        {
+            "seed": 2,
+            "topology": {"routing": "ecmp"},
+            "workload": {"load": 0.7, "flows": 800},
+            "scheme": scheme,
+        }
+    )
+    assert result.summary["flows_unfinished"] == 0
+    return int(np.sum(result.flows.column("out_of_order").to_numpy()))
+
+
+def test_pifo_and_sppifo_reorder_a_flow_under_srpt_ranks_aifo_never_does():
+    assert out_of_order({"name": "pifo"}) > 1000
+    assert out_of_order({"name": "sp-pifo"}) > 1000
+    assert out_of_order({"name": "aifo"}) == 0  # one FIFO per port: admission only, never reordering
+
+
+@pytest.fixture(scope="module")
+def small_flow_fct():
+    """Mean normalized FCT of (0,100KB] flows, web search at 80% load on the leaf-spine."""
+    out = {}
+    for label, scheme in {
+        "pifo": {"name": "pifo"},
+        "sp-pifo": {"name": "sp-pifo"},
+        "aifo": {"name": "aifo"},
+        "aifo-k0.9": {"name": "aifo", "headroom_k": 0.9},
+        "tcp": {"name": "tcp", "queue_bytes": 146_000},
+    }.items():
+        result = pfabric.run({"seed": 3, "workload": {"load": 0.8, "flows": 1500}, "scheme": scheme})
+        assert result.summary["flows_unfinished"] == 0, label
+        out[label] = result.summary["bins"]["(0,100KB]"]["mean_normalized_fct"]
+    return out
+
+
+def test_small_flows_pifo_best_then_sppifo_and_aifo_far_below_tcp(small_flow_fct):
+    fct = small_flow_fct
+    assert fct["pifo"] <= fct["sp-pifo"] and fct["pifo"] <= fct["aifo"]
+    for name in ("pifo", "sp-pifo", "aifo"):
+        assert fct[name] < 0.6 * fct["tcp"], (name, fct)
+
+
+def test_aifo_small_headroom_beats_large_headroom_for_small_flows(small_flow_fct):
+    assert small_flow_fct["aifo"] < small_flow_fct["aifo-k0.9"]
+
+
+def jain_index(scheme: dict) -> float:
+    """Four equal long flows into one port: Jain's index of their throughputs while all four are active."""
+    result = pfabric.run(
+        {
+            "topology": {"kind": "star", "hosts": 8},
+            "workload": {"kind": "fan-in", "senders": 4, "flow_bytes": 5_000_000},
+            "scheme": scheme,
+            "output": {"sample_interval_s": 0.001, "track_flows": 4},
+        }
+    )
+    first_finish = np.min(result.flows.column("fct_s").to_numpy())
+    samples = result.throughput
+    time = samples.column("time_s").to_numpy()
+    flow = samples.column("flow_id").to_numpy()
+    gbps = samples.column("throughput_gbps").to_numpy()
+    window = (time > 0.002) & (time < first_finish - 0.001)
+    per_flow = np.array([gbps[window & (flow == f)].mean() for f in range(4)])
+    return float(per_flow.sum() ** 2 / (4 * (per_flow**2).sum()))
+
+
+def test_stfq_ranks_share_a_port_fairly_on_pifo_and_afq():
+    assert jain_index({"name": "pifo", "rank": "stfq"}) > 0.99
+    assert jain_index({"name": "afq"}) > 0.99
+    # The same port under SRPT ranks serves flows one after another: far from fair.
+    assert jain_index({"name": "pifo"}) < 0.8
