@@ -14,7 +14,19 @@ from typing import Any
 __all__ = ["FALLBACK_SCHEMES", "CoreUnavailable", "core", "scheme_defaults", "scheme_names"]
 
 # The schemes every build of the core runs; used only when the extension cannot be imported (pure-Python tests).
-FALLBACK_SCHEMES = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues")
+FALLBACK_SCHEMES = (
+    "tcp",
+    "dctcp",
+    "pfabric",
+    "pfabric-linerate",
+    "ideal",
+    "prio-queues",
+    "pifo",
+    "sp-pifo",
+    "aifo",
+    "pieo",
+    "afq",
+)
 
 
 class CoreUnavailable(RuntimeError):

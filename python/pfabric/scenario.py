@@ -482,8 +482,12 @@ class Scheme(_Section):
     probe_after_timeouts: Annotated[int, _Number] | None = Field(
         None, ge=0, description="pFabric: consecutive timeouts before probe mode."
     )
-    priority: Literal["remaining-size", "flow-size", "bytes-sent", "deadline"] | None = Field(
-        None, description="pFabric: what a packet's priority number is."
+    priority: Literal["remaining-size", "flow-size", "bytes-sent", "deadline", "remaining-unsent"] | None = (
+        Field(
+            None,
+            description="pFabric: what a packet's priority number is; pifo..pieo: the rank hosts stamp "
+            "(default remaining-unsent, as the AIFO authors' senders do).",
+        )
     )
     priority_cap_bytes: PositiveInt | None = Field(
         None, description="pFabric: priority numbers above this are capped (unset: no cap)."
@@ -498,7 +502,34 @@ class Scheme(_Section):
         "Poisson workload's CDF and load: optimal (the section 6 model, the default) or equal-split.",
     )
     queues: Annotated[int, _Number] | None = Field(
-        None, ge=2, le=64, description="prio-queues: how many queues when thresholds are chosen (default 4)."
+        None,
+        ge=1,
+        le=64,
+        description="prio-queues: how many queues when thresholds are chosen (default 4); sp-pifo, afq: "
+        "number of FIFO queues (default 8).",
+    )
+    rank: Literal["srpt", "stfq", "fifo"] | None = Field(
+        None,
+        description="pifo, sp-pifo, aifo, pieo: the rank a port gives a packet: srpt (the host's stamp, the "
+        "remaining size), stfq (start-time fair queueing at the port) or fifo (arrival order).",
+    )
+    capacity_pkts: PositiveInt | None = Field(
+        None, description="pifo, pieo (default 80), aifo (default 20): queue capacity in packets."
+    )
+    queue_pkts: PositiveInt | None = Field(
+        None, description="sp-pifo, afq: capacity of each FIFO queue in packets (default 10)."
+    )
+    window: PositiveInt | None = Field(
+        None, description="aifo: sliding window of sampled ranks (default 20)."
+    )
+    sample_every: PositiveInt | None = Field(
+        None, description="aifo: one rank sampled every this many arrivals, dropped ones too (default 15)."
+    )
+    headroom_k: Annotated[float, _Number] | None = Field(
+        None, ge=0, lt=1, description="aifo: headroom k (default 0.1)."
+    )
+    bytes_per_round: PositiveInt | None = Field(
+        None, description="afq: bytes each flow may send per round (default 1500)."
     )
 
     @classmethod
@@ -632,7 +663,7 @@ def _thresholds_cached(key: tuple, load: float, queues: int, method: str) -> tup
     else:
         values = thresholds.equal_split_thresholds(cdf, queues)
     # Equal split may repeat a threshold (an atom it cannot split): keep each once, increasing.
-    return tuple(sorted({max(1, int(round(v))) for v in values}))
+    return tuple(sorted({max(1, int(np.rint(v))) for v in values}))
 
 
 # --- scenario ---------------------------------------------------------------------------------------------
