@@ -129,7 +129,7 @@ impl EventQueue {
     }
 
     /// Schedule an event at `time`, which must not be earlier than the last event popped.
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, time: Time, kind: EventKind, a: u32, b: u32) {
         debug_assert!(time >> self.shift >= self.cur, "an event scheduled in the past");
         let ev = Event { time, seq: self.next_seq, kind, a, b };
