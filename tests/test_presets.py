@@ -48,3 +48,12 @@ def test_incast_request_completes_near_the_best_time():
     assert report.passed, report.checks
     over = {r["senders"]: r["over_best_pct"] for r in report.rows}
     assert over[50] < 5.0 and over[5] < 1.0  # paper: 81.1 ms at 50 senders, 1.4% over the best 80 ms
+
+
+def test_aifo_reordering_preset_logs_ranks_and_only_aifo_keeps_order():
+    report, results = run_preset("aifo-reordering")
+    assert report.passed, report.checks
+    for result in results:
+        log = result.arrivals
+        assert log.num_rows >= sum(-(-int(s) // 1460) for s in result.flows.column("size_bytes").to_pylist())
+        assert set(log.column("flow_id").to_pylist()) == {0, 1, 2}

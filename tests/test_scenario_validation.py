@@ -351,7 +351,7 @@ def test_core_json_leaf_spine_poisson():
     assert core["scheme"] == {"name": "tcp"}
     assert core["run"] == {"max_sim_time_s": None}
     assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
-    assert core["output"] == {"track_flows": 0}
+    assert core["output"] == {"track_flows": 0, "log_arrivals": False}
 
 
 def test_core_json_other_topologies():

@@ -284,8 +284,13 @@ def _describe_run(scenario) -> str:
     """One line saying what ran, load included (DESIGN section 5: show the load in every output)."""
     topology, workload = scenario.topology, scenario.workload
     if workload.kind == "fan-in":
-        size = f"{workload.flow_bytes} B each" if workload.flow_bytes else f"{workload.total_bytes} B in all"
-        what = f"fan-in of {workload.senders} senders to host {workload.receiver}, {size}"
+        if workload.sizes_bytes:
+            size = "sizes " + ", ".join(f"{b} B" for b in workload.sizes_bytes)
+        elif workload.flow_bytes:
+            size = f"{workload.flow_bytes} B each"
+        else:
+            size = f"{workload.total_bytes} B in all"
+        what = f"fan-in of {workload.sender_count} senders to host {workload.receiver}, {size}"
     elif workload.kind == "poisson":
         size = (
             f"{workload.flows} flows"

@@ -110,6 +110,8 @@ class RunResult:
     priority_loss: pa.Table = field(default_factory=pa.table)
     # Bytes delivered per tracked flow per sampling interval (empty unless output.sample_interval_s is set).
     throughput: pa.Table = field(default_factory=pa.table)
+    # Every data packet reaching a tracked flow's receiver: time, index, rank (empty unless output.log_arrivals).
+    arrivals: pa.Table = field(default_factory=pa.table)
 
     @classmethod
     def from_core(cls, raw: dict, scenario: Scenario) -> RunResult:
@@ -120,6 +122,10 @@ class RunResult:
         throughput = with_rate(
             columns_to_table(raw.get("throughput") or {}), scenario.output.sample_interval_s
         )
+        arrivals = columns_to_table(raw.get("arrivals") or {})
+        if arrivals.num_columns:
+            seconds = _seconds(arrivals.column("time_ps").to_numpy())
+            arrivals = arrivals.append_column("time_s", pa.array(seconds))
         out = scenario.output
         summary = metrics.summarize(flows, out.warmup_fraction, out.cooldown_fraction)
         stats = dict(raw.get("stats") or {})
@@ -134,6 +140,7 @@ class RunResult:
             summary=summary,
             priority_loss=priority_loss,
             throughput=throughput,
+            arrivals=arrivals,
         )
 
     def tables(self) -> dict[str, pa.Table]:
@@ -143,6 +150,7 @@ class RunResult:
             "ports": self.ports,
             "priority_loss": self.priority_loss,
             "throughput": self.throughput,
+            "arrivals": self.arrivals,
         }
 
     def to_polars(self, table: str = "flows"):
@@ -179,7 +187,7 @@ class RunResult:
         out.mkdir(parents=True, exist_ok=True)
         paths = {}
         for name, table in self.tables().items():
-            if table.num_columns == 0 or (name == "throughput" and table.num_rows == 0):
+            if table.num_columns == 0 or (name in ("throughput", "arrivals") and table.num_rows == 0):
                 continue
             paths[f"{name}.parquet"] = out / f"{name}.parquet"
             _atomic(paths[f"{name}.parquet"], lambda tmp, t=table: pq.write_table(t, tmp, compression="zstd"))

@@ -416,26 +416,41 @@ class FanIn(_Section):
     total_bytes: PositiveInt | None = Field(
         None, description="Bytes of one request striped evenly across the senders (instead of flow_bytes)."
     )
+    sizes_bytes: list[PositiveInt] | None = Field(
+        None, description="One size per sender (instead of senders and flow_bytes), e.g. [100e6, 50e6, 10e6]."
+    )
     start_s: Annotated[float, _Number] = Field(
         0.0, ge=0, le=MAX_SECONDS, description="When every flow starts."
     )
 
     @model_validator(mode="after")
     def _one_size(self) -> FanIn:
-        if (self.flow_bytes is None) == (self.total_bytes is None):
+        given = [
+            name for name in ("flow_bytes", "total_bytes", "sizes_bytes") if getattr(self, name) is not None
+        ]
+        if len(given) != 1:
             raise ScenarioError(
-                "flow_bytes", self.flow_bytes, "expected exactly one of flow_bytes and total_bytes"
+                "flow_bytes", self.flow_bytes, "expected exactly one of flow_bytes, total_bytes, sizes_bytes"
             )
+        if self.sizes_bytes is not None and not self.sizes_bytes:
+            raise ScenarioError("sizes_bytes", self.sizes_bytes, "expected at least one size")
         return self
+
+    @property
+    def sender_count(self) -> int:
+        return len(self.sizes_bytes) if self.sizes_bytes is not None else self.senders
 
     def check_hosts(self, hosts: int) -> None:
         if self.receiver >= hosts:
             raise ScenarioError("receiver", self.receiver, f"expected a host index in [0, {hosts})")
-        if self.senders > hosts - 1:
-            raise ScenarioError("senders", self.senders, f"expected at most {hosts - 1} senders")
+        if self.sender_count > hosts - 1:
+            raise ScenarioError("senders", self.sender_count, f"expected at most {hosts - 1} senders")
 
     def to_core(self) -> dict:
-        return {"kind": "fan-in", **self.model_dump(mode="json", exclude_none=True)}
+        data = self.model_dump(mode="json", exclude_none=True)
+        if self.sizes_bytes is not None:
+            data.pop("senders")
+        return {**data, "kind": "fan-in"}
 
 
 Workload = Annotated[
@@ -617,6 +632,11 @@ class Output(_Section):
     track_flows: Annotated[int, _Number] = Field(
         0, ge=0, le=2**20, description="Track the throughput of the flows with ids below this."
     )
+    log_arrivals: bool = Field(
+        False,
+        description="Log every data packet reaching a tracked flow's receiver: time, index, rank "
+        "(arrivals.parquet; the AIFO paper's rank logs).",
+    )
 
     @field_validator("loss_priority_edges_bytes")
     @classmethod
@@ -629,7 +649,7 @@ class Output(_Section):
         """The measurement settings the core needs (the fractions are applied here, in the summary)."""
         return self.model_dump(
             mode="json",
-            include={"loss_priority_edges_bytes", "sample_interval_s", "track_flows"},
+            include={"loss_priority_edges_bytes", "sample_interval_s", "track_flows", "log_arrivals"},
             exclude_none=True,
         )
 

@@ -88,12 +88,11 @@ pub enum WorkloadConfig {
         deadlines: Option<DeadlineSpec>,
     },
     Flows(Vec<FlowSpec>),
-    /// `senders` distinct hosts, drawn at random, each send `flow_bytes` to `receiver` at `start`
-    /// (incast when the bytes are one request striped across the senders).
+    /// Distinct senders drawn at random, one per size, each sending its size to `receiver` at `start`
+    /// (incast when the sizes are one request striped across the senders).
     FanIn {
         receiver: u32,
-        senders: u32,
-        flow_bytes: u64,
+        sizes: Vec<u64>,
         start: Time,
     },
 }
@@ -105,8 +104,8 @@ impl WorkloadConfig {
                 PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, deadlines, seed),
             )),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
-            WorkloadConfig::FanIn { receiver, senders, flow_bytes, start } => {
-                Arrivals::list(crate::workload::fan_in(receiver, senders, flow_bytes, start, t.hosts(), seed))
+            WorkloadConfig::FanIn { receiver, sizes, start } => {
+                Arrivals::list(crate::workload::fan_in(receiver, &sizes, start, t.hosts(), seed))
             }
         }
     }
@@ -221,6 +220,8 @@ pub struct MeasureConfig {
     pub sample_interval: Option<Time>,
     /// Flows with an id below this are tracked.
     pub track_flows: u32,
+    /// Log every data packet that reaches a tracked flow's receiver (time, index, rank, retransmission).
+    pub log_arrivals: bool,
 }
 
 /// The paper's Figure 13 bins of priority numbers: [0,10), [10,100), [100,1K), [1K,3K), [3K,6K), [6K,10K),
@@ -233,13 +234,21 @@ impl Default for MeasureConfig {
             loss_priority_edges: FIGURE13_EDGES_PKTS.iter().map(|p| p * crate::net::packet::MSS_BYTES as u64).collect(),
             sample_interval: None,
             track_flows: 0,
+            log_arrivals: false,
         }
     }
 }
 
 fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
     let s = Section::of(v, "output")?;
-    s.only(&["warmup_fraction", "cooldown_fraction", "loss_priority_edges_bytes", "sample_interval_s", "track_flows"])?;
+    s.only(&[
+        "warmup_fraction",
+        "cooldown_fraction",
+        "loss_priority_edges_bytes",
+        "sample_interval_s",
+        "track_flows",
+        "log_arrivals",
+    ])?;
     let mut m = MeasureConfig::default();
     if s.get("loss_priority_edges_bytes").is_some() {
         let edges = s.f64_list("loss_priority_edges_bytes")?;
@@ -257,6 +266,10 @@ fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
         m.sample_interval = Some(ps_from_s(s.duration("sample_interval_s", 1.0, 1.0, true)?).max(1));
     }
     m.track_flows = s.int_in("track_flows", 0, 0, 1 << 20)? as u32;
+    m.log_arrivals = match s.get("log_arrivals") {
+        None => false,
+        Some(v) => v.as_bool().map_or_else(|| err("output.log_arrivals", v, "true or false"), Ok)?,
+    };
     Ok(m)
 }
 
@@ -552,16 +565,37 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
             Ok(WorkloadConfig::Flows(flows))
         }
         "fan-in" => {
-            s.only(&["kind", "receiver", "senders", "flow_bytes", "total_bytes", "start_s"])?;
+            s.only(&["kind", "receiver", "senders", "flow_bytes", "total_bytes", "sizes_bytes", "start_s"])?;
             let receiver = s.int_in("receiver", 0, 0, hosts as u64 - 1)? as u32;
-            let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)? as u32;
-            let flow_bytes = match (s.get("flow_bytes"), s.get("total_bytes")) {
-                (Some(_), None) => s.int_in("flow_bytes", 1, 1, 1 << 50)?,
-                (None, Some(_)) => s.int_in("total_bytes", 1, 1, 1 << 50)?.div_ceil(senders as u64),
-                _ => return err("workload.flow_bytes", "both or neither", "flow_bytes or total_bytes, one of them"),
+            let sizes: Vec<u64> = match (s.get("flow_bytes"), s.get("total_bytes"), s.get("sizes_bytes")) {
+                (Some(_), None, None) => {
+                    let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)?;
+                    vec![s.int_in("flow_bytes", 1, 1, 1 << 50)?; senders as usize]
+                }
+                (None, Some(_), None) => {
+                    let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)?;
+                    vec![s.int_in("total_bytes", 1, 1, 1 << 50)?.div_ceil(senders); senders as usize]
+                }
+                (None, None, Some(v)) => {
+                    let list = s.f64_list("sizes_bytes")?;
+                    if list.is_empty() || list.len() as u64 > hosts as u64 - 1 {
+                        return err("workload.sizes_bytes", v, format!("1 to {} sizes, one per sender", hosts - 1));
+                    }
+                    if let Some(bad) = list.iter().find(|&&x| !(1.0..=1e15).contains(&x)) {
+                        return err("workload.sizes_bytes", bad, "sizes in [1, 1e15] bytes");
+                    }
+                    list.iter().map(|&x| x.ceil() as u64).collect()
+                }
+                _ => {
+                    return err(
+                        "workload.flow_bytes",
+                        "more or fewer than one size",
+                        "exactly one of flow_bytes, total_bytes, sizes_bytes",
+                    )
+                }
             };
             let start = ps_from_s(s.duration("start_s", 0.0, 1.0, false)?);
-            Ok(WorkloadConfig::FanIn { receiver, senders, flow_bytes, start })
+            Ok(WorkloadConfig::FanIn { receiver, sizes, start })
         }
         other => err("workload.kind", format!("{other:?}"), "one of: poisson, trace, fan-in"),
     }

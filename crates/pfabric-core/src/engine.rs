@@ -76,6 +76,12 @@ impl PriorityLoss {
     }
 }
 
+/// Every data packet that reached a tracked flow's receiver, in arrival order (the AIFO paper's rank logs).
+pub struct ArrivalLog {
+    pub track_flows: u32,
+    pub rows: Vec<(Time, u32, u32, u64, bool)>,
+}
+
 /// Bytes delivered to each tracked flow in each sampling interval.
 struct Sampler {
     interval: Time,
@@ -123,6 +129,8 @@ pub struct Simulation {
     pub(crate) cut_short: bool,
     loss: PriorityLoss,
     sampler: Option<Sampler>,
+    /// Data arrivals of tracked flows, if logged: (time, flow, packet index, rank stamped, retransmission).
+    arrival_log: Option<ArrivalLog>,
     /// The flow-level central scheduler, when the scheme is Ideal (no packets at all then).
     ideal: Option<IdealScheduler>,
     ideal_generation: u32,
@@ -149,7 +157,7 @@ impl Simulation {
             let bits_ps = 8 * crate::sim::time::PS_PER_S;
             p.ps_per_byte = bits_ps.is_multiple_of(spec.rate_bps).then_some(bits_ps / spec.rate_bps);
         }
-        let MeasureConfig { loss_priority_edges, sample_interval, track_flows } = cfg.measure;
+        let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals } = cfg.measure;
         let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
         let flows_total = arrivals.total();
         let mut sim = Simulation {
@@ -181,6 +189,7 @@ impl Simulation {
             }),
             ideal: None,
             ideal_generation: 0,
+            arrival_log: log_arrivals.then_some(ArrivalLog { track_flows, rows: Vec::new() }),
         };
         if cfg.scheme.flow_level {
             sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
@@ -554,6 +563,11 @@ impl Simulation {
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
+        if let Some(log) = &mut self.arrival_log {
+            if pkt.flow < log.track_flows && pkt.kind == PacketKind::Data {
+                log.rows.push((self.now, pkt.flow, pkt.seq, pkt.priority, pkt.retransmit));
+            }
+        }
         let arrival = conn.receiver.on_packet(pkt.seq);
         if arrival == Arrival::Completes {
             self.flows[pkt.flow as usize].finish = self.now;
@@ -618,6 +632,11 @@ impl Simulation {
         if self.active_flows > 0 || self.next_arrival.is_some() {
             self.events.schedule(self.now + s.interval, EventKind::Sample, 0, 0);
         }
+    }
+
+    /// The arrival log of tracked flows (empty unless `output.log_arrivals`).
+    pub fn arrivals(&self) -> &[(Time, u32, u32, u64, bool)] {
+        self.arrival_log.as_ref().map_or(&[], |l| &l.rows)
     }
 
     /// Data-packet loss per tier and priority bin.

@@ -91,6 +91,18 @@ pub fn throughput_columns(sim: &Simulation) -> Columns {
     ]
 }
 
+/// Data packets as they reached tracked flows' receivers: the AIFO paper's rank logs.
+pub fn arrival_columns(sim: &Simulation) -> Columns {
+    let rows = sim.arrivals();
+    vec![
+        ("time_ps", Column::U64(rows.iter().map(|r| r.0).collect())),
+        ("flow_id", Column::U32(rows.iter().map(|r| r.1).collect())),
+        ("seq", Column::U32(rows.iter().map(|r| r.2).collect())),
+        ("rank", Column::U64(rows.iter().map(|r| r.3).collect())),
+        ("retransmit", Column::Bool(rows.iter().map(|r| r.4).collect())),
+    ]
+}
+
 /// Run totals as (name, value) pairs.
 pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
     let c = sim.counters();

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use pfabric_core::config::{scheme_defaults, SCHEME_NAMES};
 use pfabric_core::results::{
-    flow_columns, port_columns, priority_loss_columns, run_stats, throughput_columns, Column, Columns,
+    arrival_columns, flow_columns, port_columns, priority_loss_columns, run_stats, throughput_columns, Column, Columns,
 };
 use pfabric_core::{ScenarioConfig, Simulation};
 use pyo3::exceptions::PyValueError;
@@ -75,6 +75,7 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, progress: Option<Bound<'py, Py
     out.set_item("ports", columns_to_dict(py, port_columns(&sim))?)?;
     out.set_item("priority_loss", columns_to_dict(py, priority_loss_columns(&sim))?)?;
     out.set_item("throughput", columns_to_dict(py, throughput_columns(&sim))?)?;
+    out.set_item("arrivals", columns_to_dict(py, arrival_columns(&sim))?)?;
     let stats = PyDict::new(py);
     for (k, v) in run_stats(&sim) {
         if v.fract() == 0.0 && v.abs() < 9.0e15 {

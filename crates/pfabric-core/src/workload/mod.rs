@@ -160,23 +160,25 @@ pub fn offered_wire_bytes(f: &FlowSpec) -> u64 {
     flow_wire_bytes(f.size_bytes)
 }
 
-/// `senders` distinct hosts other than `receiver`, drawn at random (stream "fan-in"), each sending
-/// `flow_bytes` to `receiver` at `start`.
-pub fn fan_in(receiver: u32, senders: u32, flow_bytes: u64, start: Time, hosts: u32, seed: u64) -> Vec<FlowSpec> {
+/// One sender per entry of `sizes`, distinct hosts other than `receiver` drawn at random (stream "fan-in"),
+/// each sending its size to `receiver` at `start`.
+pub fn fan_in(receiver: u32, sizes: &[u64], start: Time, hosts: u32, seed: u64) -> Vec<FlowSpec> {
+    let senders = sizes.len();
     let mut rng = Rng::stream(seed, "fan-in");
     let mut others: Vec<u32> = (0..hosts).filter(|&h| h != receiver).collect();
     // Partial Fisher-Yates: the first `senders` entries become a uniform sample without replacement.
-    for i in 0..senders as usize {
+    for i in 0..senders {
         let j = i + rng.below((others.len() - i) as u64) as usize;
         others.swap(i, j);
     }
-    others[..senders as usize]
+    others[..senders]
         .iter()
-        .map(|&src| FlowSpec {
+        .zip(sizes)
+        .map(|(&src, &size_bytes)| FlowSpec {
             start,
             src,
             dst: receiver,
-            size_bytes: flow_bytes,
+            size_bytes,
             deadline: None,
             deadline_min_factor: 0.0,
         })
