@@ -19,6 +19,7 @@ FALLBACK_SCHEMES = (
     "dctcp",
     "pfabric",
     "pfabric-linerate",
+    "pdq",
     "ideal",
     "prio-queues",
     "pifo",

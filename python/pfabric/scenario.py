@@ -546,6 +546,18 @@ class Scheme(_Section):
     bytes_per_round: PositiveInt | None = Field(
         None, description="afq: bytes each flow may send per round (default 1500)."
     )
+    probe_interval_us: PositiveFloat | None = Field(
+        None, description="pdq: how often a paused flow probes (paper: 15 us)."
+    )
+    early_start_k: Annotated[float, _Number] | None = Field(
+        None, ge=0, description="pdq: Early Start horizon in RTTs (paper: K = 2)."
+    )
+    rtt_us: PositiveFloat | None = Field(
+        None, description="pdq: the fabric's base RTT for Early Start (paper fabric: 14.6 us)."
+    )
+    early_termination: bool | None = Field(
+        None, description="pdq: deadline flows that cannot make it quit (default true)."
+    )
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:

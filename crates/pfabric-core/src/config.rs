@@ -121,8 +121,20 @@ pub struct SchemeConfig {
 }
 
 /// The scheme names the core knows.
-pub const SCHEME_NAMES: &[&str] =
-    &["tcp", "dctcp", "pfabric", "pfabric-linerate", "ideal", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq"];
+pub const SCHEME_NAMES: &[&str] = &[
+    "tcp",
+    "dctcp",
+    "pfabric",
+    "pfabric-linerate",
+    "pdq",
+    "ideal",
+    "prio-queues",
+    "pifo",
+    "sp-pifo",
+    "aifo",
+    "pieo",
+    "afq",
+];
 
 /// The AIFO paper's schedulers: rank-based port disciplines over TCP NewReno hosts.
 const RANKED_SCHEMES: &[&str] = &["pifo", "sp-pifo", "aifo", "pieo", "afq"];
@@ -191,6 +203,16 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
                     v.push(("bytes_per_round", Value::from(1500)));
                 }
             }
+            Some(v)
+        }
+        // The pFabric paper's PDQ row: 225 KB queues, min RTO 200 us, probing every 15 us, Early Start K = 2.
+        "pdq" => {
+            let mut v = tcp_like(225_000);
+            v.retain(|(k, _)| *k != "dupack_threshold");
+            v.push(("probe_interval_us", Value::from(15.0)));
+            v.push(("early_start_k", Value::from(2.0)));
+            v.push(("rtt_us", Value::from(14.6)));
+            v.push(("early_termination", Value::from(true)));
             Some(v)
         }
         // The central scheduler has no parameters: line rate, SRPT order, maximal schedule.
@@ -633,6 +655,9 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         probe_after_timeouts: 0,
         priority: PriorityScheme::RemainingSize,
         priority_cap: None,
+        host_rate_bps: 0, // set from the topology once both are read
+        pdq_probe_interval: 0,
+        pdq_early_termination: false,
     };
     let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
         Ok(match s.str_or("priority", default)? {
@@ -651,6 +676,24 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         })
     };
     let queue = match name {
+        "pdq" => {
+            t.protocol = Protocol::Pdq;
+            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
+            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            t.pdq_probe_interval = ps_from_us(s.positive("probe_interval_us", d("probe_interval_us"))?);
+            t.pdq_early_termination = match s.get("early_termination") {
+                None => true,
+                Some(v) => v.as_bool().map_or_else(|| err("scheme.early_termination", v, "true or false"), Ok)?,
+            };
+            let k = s.non_negative("early_start_k", d("early_start_k"))?;
+            let rtt = s.positive("rtt_us", d("rtt_us"))?;
+            QueueConfig::DropTailPdq {
+                limit_bytes: queue_bytes,
+                early_start: ps_from_us(k * rtt),
+                expiry: 4 * t.pdq_probe_interval,
+            }
+        }
         "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
             t.protocol = Protocol::Tcp;
             t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
@@ -767,7 +810,8 @@ impl ScenarioConfig {
         let seed = s.int_in("seed", 1, 0, u64::MAX >> 1)?;
         let empty = Value::Object(Map::new());
         let topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
-        let scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
+        let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
+        scheme.transport.host_rate_bps = topology.links.host_rate_bps;
         let workload = parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts())?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
         run.only(&["max_sim_time_s"])?;

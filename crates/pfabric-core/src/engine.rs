@@ -15,8 +15,10 @@ use crate::ideal::IdealScheduler;
 use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
 use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
+use crate::net::pdq_port::PdqPort;
 use crate::net::topology::Topology;
 use crate::queue::Queue;
+use crate::queue::QueueConfig;
 use crate::sim::event::{EventKind, EventQueue};
 use crate::sim::rng::Rng;
 use crate::sim::time::{serialization_ps, Time};
@@ -38,6 +40,8 @@ struct PortState {
     /// the hot path multiplies instead of dividing.
     ps_per_byte: Option<u64>,
     counters: PortCounters,
+    /// PDQ's per-flow rate arbitration at this port, in a PDQ run.
+    pdq: Option<PdqPort>,
     /// Time integral of the queue's bytes (byte-picoseconds) up to `queue_since`: its time average.
     queue_area: u128,
     queue_since: Time,
@@ -149,10 +153,14 @@ impl Simulation {
                 counters: PortCounters::default(),
                 queue_area: 0,
                 queue_since: 0,
+                pdq: None,
             })
             .collect::<Vec<_>>();
         let mut ports = ports;
-        for (p, spec) in ports.iter_mut().zip(&topo.ports) {
+        for (i, (p, spec)) in ports.iter_mut().zip(&topo.ports).enumerate() {
+            if let QueueConfig::DropTailPdq { early_start, expiry, .. } = cfg.scheme.queue {
+                p.pdq = Some(PdqPort::new(i as u32, spec.rate_bps, early_start, expiry));
+            }
             p.tier = spec.tier as usize;
             let bits_ps = 8 * crate::sim::time::PS_PER_S;
             p.ps_per_byte = bits_ps.is_multiple_of(spec.rate_bps).then_some(bits_ps / spec.rate_bps);
@@ -167,7 +175,12 @@ impl Simulation {
             topo,
             ports,
             transport: cfg.scheme.transport,
-            routing: cfg.topology.routing,
+            // PDQ keeps per-flow state along one path: its packets follow the flow's ECMP path, never sprayed.
+            routing: if matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }) {
+                Routing::Ecmp
+            } else {
+                cfg.topology.routing
+            },
             spray: Rng::stream(cfg.seed, "spray"),
             next_arrival: None,
             flows_total,
@@ -331,6 +344,7 @@ impl Simulation {
             retransmissions: 0,
             timeouts: 0,
             out_of_order: 0,
+            terminated: false,
         });
         self.counters.flows_started += 1;
         self.counters.offered_wire_bytes += offered_wire_bytes(f);
@@ -339,7 +353,8 @@ impl Simulation {
 
     fn start_flow(&mut self, f: FlowSpec) {
         let id = self.record_flow(&f);
-        let sender = Sender::new(id, f.src, f.dst, f.size_bytes, f.deadline, &self.transport);
+        let deadline = self.flows[id as usize].deadline; // floored at min_factor x the ideal FCT
+        let sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
         let receiver = Receiver::new(sender.sb.npkts);
         let slot = match self.free_slots.pop() {
             Some(s) => {
@@ -403,19 +418,20 @@ impl Simulation {
         self.active_flows -= 1;
     }
 
-    /// Make sure flow `id`'s timer has an event at or before its expiry.
+    /// Make sure flow `id` has a timer event at or before its sender's next wake-up (retransmission timer,
+    /// or PDQ's pacing).
     fn sync_timer(&mut self, id: u32) {
         let slot = self.slot_of[id as usize];
         if slot == NO_SLOT {
             return;
         }
         let s = &mut self.conns[slot as usize].as_mut().unwrap().sender;
-        if let Some(deadline) = s.timer {
+        if let Some(wake) = s.wake_at() {
             match s.timer_event_at {
-                Some(at) if at <= deadline => {}
+                Some(at) if at <= wake => {}
                 _ => {
-                    s.timer_event_at = Some(deadline);
-                    self.events.schedule(deadline, EventKind::Timer, id, 0);
+                    s.timer_event_at = Some(wake);
+                    self.events.schedule(wake, EventKind::Timer, id, 0);
                 }
             }
         }
@@ -431,18 +447,23 @@ impl Simulation {
             return; // superseded by an earlier event for this flow
         }
         sender.timer_event_at = None;
-        let expiry = sender.timer;
-        match expiry {
+        match sender.wake_at() {
             None => {}
-            Some(deadline) if deadline > self.now => self.sync_timer(id),
+            Some(wake) if wake > self.now => self.sync_timer(id),
             Some(_) => {
                 let conn = self.conns[slot as usize].as_mut().unwrap();
                 let mut out = std::mem::take(&mut self.out);
-                conn.sender.on_timeout(self.now, &self.transport, &mut out);
+                conn.sender.on_wake(self.now, &self.transport, &mut out);
                 let src = conn.sender.src;
+                let quit = conn.sender.pdq_terminated();
                 self.send_from_host(src, &mut out);
                 self.out = out;
-                self.sync_timer(id);
+                if quit {
+                    self.flows[id as usize].terminated = true;
+                    self.close_flow(id);
+                } else {
+                    self.sync_timer(id);
+                }
             }
         }
     }
@@ -465,6 +486,9 @@ impl Simulation {
 
     fn enqueue(&mut self, port: u32, id: PacketId) {
         let ps = &mut self.ports[port as usize];
+        if let Some(pdq) = &mut ps.pdq {
+            pdq.on_packet(self.pool.get_mut(id), self.now);
+        }
         let p = self.pool.get(id);
         if p.kind == PacketKind::Data {
             let cell = self.loss.cell(ps.tier, p.priority);
@@ -594,6 +618,8 @@ impl Simulation {
             ce: false,
             ece: pkt.ce,
             retransmit: false,
+            rate_bps: pkt.rate_bps,
+            paused_by: pkt.paused_by,
         };
         let mut out = std::mem::take(&mut self.out);
         out.push(ack);

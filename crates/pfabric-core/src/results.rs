@@ -34,6 +34,7 @@ pub fn flow_columns(sim: &Simulation) -> Columns {
         ("timeouts", Column::U32(f.iter().map(|r| r.timeouts).collect())),
         ("out_of_order", Column::U32(f.iter().map(|r| r.out_of_order).collect())),
         ("finished", Column::Bool(f.iter().map(|r| r.finish != UNFINISHED).collect())),
+        ("terminated", Column::Bool(f.iter().map(|r| r.terminated).collect())),
     ]
 }
 

@@ -24,6 +24,8 @@ pub struct FlowRecord {
     pub timeouts: u32,
     /// First transmissions that reached the receiver after a later packet of the flow.
     pub out_of_order: u32,
+    /// The sender gave the flow up (PDQ's Early Termination of a deadline it cannot meet).
+    pub terminated: bool,
 }
 
 /// Counters of one port.

@@ -1,3 +1,4 @@
 //! The network: packets, topologies and routes.
 pub mod packet;
+pub mod pdq_port;
 pub mod topology;

@@ -64,6 +64,12 @@ pub struct Packet {
     pub ece: bool,
     /// Data: this is a retransmission.
     pub retransmit: bool,
+    /// PDQ's rate header: the rate the sender asks for, lowered by each port to what it grants (0: pause); an
+    /// ACK echoes it back. 0 and unused in every other scheme.
+    pub rate_bps: u64,
+    /// PDQ: the port (id + 1) that paused the flow, 0 if none; carried from ACK to the next header so that
+    /// other ports do not hold capacity for a flow paused elsewhere.
+    pub paused_by: u32,
 }
 
 /// Owner of every packet in the network.

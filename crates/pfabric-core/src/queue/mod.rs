@@ -50,6 +50,12 @@ pub enum QueueConfig {
         per_queue_pkts: usize,
         bytes_per_round: u64,
     },
+    /// PDQ's port: a DropTail FIFO, with the rate arbitration of `net::pdq_port` on the side.
+    DropTailPdq {
+        limit_bytes: u64,
+        early_start: Time,
+        expiry: Time,
+    },
 }
 
 /// The rank-based schedulers and their sizes (in packets, as the AIFO authors' code counts them).
@@ -84,6 +90,7 @@ impl QueueConfig {
                 };
                 Queue::Ranked(Box::new(Ranked { ranker: Ranker::new(rank), scheduler }))
             }
+            QueueConfig::DropTailPdq { limit_bytes, .. } => Queue::DropTail(DropTail::new(limit_bytes, None)),
             QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round } => {
                 Queue::Afq(Box::new(Afq::new(queues, per_queue_pkts, bytes_per_round)))
             }
@@ -232,6 +239,8 @@ pub(crate) mod testing {
             ce: false,
             ece: false,
             retransmit: false,
+            rate_bps: 0,
+            paused_by: 0,
         }
     }
 }

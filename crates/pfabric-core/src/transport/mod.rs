@@ -9,6 +9,7 @@
 
 pub mod bitset;
 pub mod dctcp;
+pub mod pdq;
 pub mod pfabric;
 pub mod receiver;
 pub mod scoreboard;
@@ -27,6 +28,8 @@ pub enum Protocol {
     Pfabric,
     /// pFabric's host without any window reduction: only timeouts slow it.
     PfabricLinerate,
+    /// PDQ: rates granted by the ports on the path, paced sending, probes while paused.
+    Pdq,
 }
 
 /// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
@@ -65,6 +68,12 @@ pub struct TransportParams {
     pub priority: PriorityScheme,
     /// Upper bound on priority numbers (a starvation safeguard), if any.
     pub priority_cap: Option<u64>,
+    /// The hosts' link rate (PDQ asks for it and terminates by it).
+    pub host_rate_bps: u64,
+    /// PDQ: how often a paused flow probes.
+    pub pdq_probe_interval: Time,
+    /// PDQ: deadline flows that cannot make it quit.
+    pub pdq_early_termination: bool,
 }
 
 /// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
@@ -100,6 +109,7 @@ pub struct Sender {
     consecutive_timeouts: u32,
     probing: bool,
     dctcp: dctcp::DctcpState,
+    pdq: pdq::PdqState,
     /// When the retransmission timer expires, if armed.
     pub timer: Option<Time>,
     /// Time of this flow's pending timer event in the engine's queue, if one is pending.
@@ -132,6 +142,7 @@ impl Sender {
             consecutive_timeouts: 0,
             probing: false,
             dctcp: dctcp::DctcpState::new(),
+            pdq: pdq::PdqState::default(),
             timer: None,
             timer_event_at: None,
             retransmissions: 0,
@@ -188,6 +199,8 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit,
+            rate_bps: 0,
+            paused_by: 0,
         }
     }
 
@@ -206,12 +219,36 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit: false,
+            rate_bps: 0,
+            paused_by: 0,
         }
     }
 
     /// The flow starts: send the initial window.
     pub fn start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
-        self.fill_window(now, p, out);
+        if p.protocol == Protocol::Pdq {
+            self.pdq_start(now, p, out);
+        } else {
+            self.fill_window(now, p, out);
+        }
+    }
+
+    /// When this sender next needs to act: its retransmission timer or (PDQ) its pacing timer.
+    pub fn wake_at(&self) -> Option<Time> {
+        match (self.timer, self.pdq.pace_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Its wake-up time came: pace (PDQ) and/or time out, whichever is due.
+    pub fn on_wake(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        if self.pdq.pace_at.is_some_and(|t| t <= now) {
+            self.pdq_pace(now, p, out);
+        }
+        if self.timer.is_some_and(|t| t <= now) {
+            self.on_timeout(now, p, out);
+        }
     }
 
     /// Send what the window allows: presumed-lost packets first, in order, then new ones.
@@ -243,7 +280,7 @@ impl Sender {
     fn rto(&self, p: &TransportParams) -> Time {
         match p.protocol {
             Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
-            Protocol::Tcp | Protocol::Dctcp => {
+            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq => {
                 let base =
                     if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
@@ -285,7 +322,7 @@ impl Sender {
             return true;
         }
         // pFabric's timeout is fixed: only TCP and DCTCP estimate the RTT.
-        if matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp) && now >= ack.sent_at {
+        if matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq) && now >= ack.sent_at {
             self.rtt_sample(now - ack.sent_at);
         }
         let mut newly_sacked = 0;
@@ -307,12 +344,16 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
+            Protocol::Pdq => self.pdq_on_ack(ack, newly_cum, now, p),
         }
         if self.sb.all_acked() {
             self.timer = None;
+            self.pdq.pace_at = None;
             return true;
         }
-        self.fill_window(now, p, out);
+        if p.protocol != Protocol::Pdq {
+            self.fill_window(now, p, out); // PDQ sends from its pacing timer
+        }
         false
     }
 
@@ -326,6 +367,16 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
+            Protocol::Pdq => {
+                self.backoff += 1;
+                self.sb.timeout();
+                if self.pdq.pace_at.is_none() {
+                    // Resend from the first hole at the granted rate (or ask again if nothing is granted).
+                    self.pdq.pace_at = Some(now);
+                }
+                self.timer = Some(now + self.rto(p));
+                return;
+            }
         }
         self.sb.timeout();
         if self.probing {
