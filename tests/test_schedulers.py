@@ -84,3 +84,31 @@ def test_stfq_ranks_share_a_port_fairly_on_pifo_and_afq():
     assert jain_index({"name": "afq"}) > 0.99
     # The same port under SRPT ranks serves flows one after another: far from fair.
     assert jain_index({"name": "pifo"}) < 0.8
+
+
+def test_fixed_rank_constant_rate_flows_preempt_in_rank_order_on_pifo():
+    """The AIFO paper's Figure 15 set-up, scaled down: four constant-rate flows into one 1 Gbps port, each
+    later one with a smaller (better) rank; PIFO gives the link to the newest, best-ranked flow. Flows that
+    lose packets never complete (UDP-like), and the run still ends."""
+    result = pfabric.run(
+        {
+            "topology": {"kind": "star", "hosts": 6, "host_rate_gbps": 1},
+            "workload": {
+                "kind": "fan-in",
+                "sizes_bytes": [2_000_000] * 4,
+                "starts_s": [0, 0.004, 0.008, 0.012],
+                "ranks": [4000, 3000, 2000, 1000],
+            },
+            "scheme": {"name": "pifo", "host": "constant-rate"},
+            "output": {"sample_interval_s": 0.001, "track_flows": 4},
+        }
+    )
+    samples = result.throughput
+    time = np.round(samples.column("time_s").to_numpy(), 6)
+    flow = samples.column("flow_id").to_numpy()
+    gbps = samples.column("throughput_gbps").to_numpy()
+    for t, winner in ((0.003, 0), (0.007, 1), (0.011, 2), (0.015, 3)):
+        now = time == t
+        assert gbps[now & (flow == winner)].item() > 0.9, (t, winner)
+        assert gbps[now & (flow != winner)].sum() < 0.05, (t, winner)
+    assert result.summary["flows_unfinished"] >= 3  # the preempted ones lost packets for good

@@ -422,6 +422,14 @@ class FanIn(_Section):
     start_s: Annotated[float, _Number] = Field(
         0.0, ge=0, le=MAX_SECONDS, description="When every flow starts."
     )
+    starts_s: list[Annotated[float, _Number, Field(ge=0, le=MAX_SECONDS)]] | None = Field(
+        None, description="One start time per sender (with sizes_bytes), instead of start_s."
+    )
+    ranks: list[Annotated[int, _Number, Field(ge=0)]] | None = Field(
+        None,
+        description="One fixed rank per sender (with sizes_bytes): the flow's packets carry it whatever the "
+        "scheme would stamp (the AIFO paper's fixed-rank flows).",
+    )
 
     @model_validator(mode="after")
     def _one_size(self) -> FanIn:
@@ -434,6 +442,10 @@ class FanIn(_Section):
             )
         if self.sizes_bytes is not None and not self.sizes_bytes:
             raise ScenarioError("sizes_bytes", self.sizes_bytes, "expected at least one size")
+        for name in ("starts_s", "ranks"):
+            values = getattr(self, name)
+            if values is not None and (self.sizes_bytes is None or len(values) != len(self.sizes_bytes)):
+                raise ScenarioError(name, values, "expected one value per entry of sizes_bytes")
         return self
 
     @property
@@ -545,6 +557,12 @@ class Scheme(_Section):
     )
     bytes_per_round: PositiveInt | None = Field(
         None, description="afq: bytes each flow may send per round (default 1500)."
+    )
+    host: Literal["tcp", "constant-rate"] | None = Field(
+        None, description="pifo..afq: the hosts: TCP NewReno (default) or constant-rate (UDP-like) sources."
+    )
+    sender_rate_gbps: PositiveFloat | None = Field(
+        None, description="pifo..afq with constant-rate hosts: their rate (unset: the host link rate)."
     )
     probe_interval_us: PositiveFloat | None = Field(
         None, description="pdq: how often a paused flow probes (paper: 15 us)."

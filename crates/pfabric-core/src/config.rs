@@ -93,7 +93,8 @@ pub enum WorkloadConfig {
     FanIn {
         receiver: u32,
         sizes: Vec<u64>,
-        start: Time,
+        starts: Vec<Time>,
+        ranks: Option<Vec<u64>>,
     },
 }
 
@@ -104,8 +105,8 @@ impl WorkloadConfig {
                 PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, deadlines, seed),
             )),
             WorkloadConfig::Flows(list) => Arrivals::list(list),
-            WorkloadConfig::FanIn { receiver, sizes, start } => {
-                Arrivals::list(crate::workload::fan_in(receiver, &sizes, start, t.hosts(), seed))
+            WorkloadConfig::FanIn { receiver, sizes, starts, ranks } => {
+                Arrivals::list(crate::workload::fan_in(receiver, &sizes, &starts, ranks.as_deref(), t.hosts(), seed))
             }
         }
     }
@@ -185,6 +186,9 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
                 v.push(("rank", Value::from("srpt")));
                 v.push(("priority", Value::from("remaining-unsent")));
             }
+            // Hosts: TCP NewReno, or constant-rate sources at `sender_rate_gbps` (unset: the host link rate).
+            v.push(("host", Value::from("tcp")));
+            v.push(("sender_rate_gbps", Value::Null));
             match name {
                 "pifo" | "pieo" => v.push(("capacity_pkts", Value::from(80))),
                 "sp-pifo" => {
@@ -582,12 +586,23 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                     size_bytes: size[i].ceil() as u64,
                     deadline: dl,
                     deadline_min_factor: 0.0,
+                    rank: None,
                 });
             }
             Ok(WorkloadConfig::Flows(flows))
         }
         "fan-in" => {
-            s.only(&["kind", "receiver", "senders", "flow_bytes", "total_bytes", "sizes_bytes", "start_s"])?;
+            s.only(&[
+                "kind",
+                "receiver",
+                "senders",
+                "flow_bytes",
+                "total_bytes",
+                "sizes_bytes",
+                "start_s",
+                "starts_s",
+                "ranks",
+            ])?;
             let receiver = s.int_in("receiver", 0, 0, hosts as u64 - 1)? as u32;
             let sizes: Vec<u64> = match (s.get("flow_bytes"), s.get("total_bytes"), s.get("sizes_bytes")) {
                 (Some(_), None, None) => {
@@ -617,7 +632,30 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                 }
             };
             let start = ps_from_s(s.duration("start_s", 0.0, 1.0, false)?);
-            Ok(WorkloadConfig::FanIn { receiver, sizes, start })
+            let per_sender = |key: &str| -> Result<Option<Vec<f64>>, ConfigError> {
+                match s.get(key) {
+                    None => Ok(None),
+                    Some(v) => {
+                        let list = s.f64_list(key)?;
+                        if list.len() != sizes.len() {
+                            return err(
+                                &format!("workload.{key}"),
+                                v,
+                                format!("{} values, one per sender", sizes.len()),
+                            );
+                        }
+                        if let Some(bad) = list.iter().find(|&&x| !(0.0..=MAX_SECONDS * 1e12).contains(&x)) {
+                            return err(&format!("workload.{key}"), bad, "values >= 0");
+                        }
+                        Ok(Some(list))
+                    }
+                }
+            };
+            let starts = per_sender("starts_s")?
+                .map(|l| l.iter().map(|&x| ps_from_s(x.min(MAX_SECONDS))).collect())
+                .unwrap_or_else(|| vec![start; sizes.len()]);
+            let ranks = per_sender("ranks")?.map(|l| l.iter().map(|&x| x as u64).collect());
+            Ok(WorkloadConfig::FanIn { receiver, sizes, starts, ranks })
         }
         other => err("workload.kind", format!("{other:?}"), "one of: poisson, trace, fan-in"),
     }
@@ -658,6 +696,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         host_rate_bps: 0, // set from the topology once both are read
         pdq_probe_interval: 0,
         pdq_early_termination: false,
+        constant_rate_bps: 0, // 0: the host rate, set with it
     };
     let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
         Ok(match s.str_or("priority", default)? {
@@ -695,7 +734,18 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             }
         }
         "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
-            t.protocol = Protocol::Tcp;
+            t.protocol = match s.str_or("host", "tcp")? {
+                "tcp" => Protocol::Tcp,
+                "constant-rate" => Protocol::ConstantRate,
+                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, constant-rate"),
+            };
+            if s.get("sender_rate_gbps").is_some() {
+                let gbps = s.positive("sender_rate_gbps", 1.0)?;
+                if gbps > 1e6 {
+                    return err("scheme.sender_rate_gbps", format!("{gbps:?}"), "a rate in (0, 1e6] Gbps");
+                }
+                t.constant_rate_bps = bps_from_gbps(gbps).max(1);
+            }
             t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
             t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
             t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
@@ -812,6 +862,9 @@ impl ScenarioConfig {
         let topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
         let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
         scheme.transport.host_rate_bps = topology.links.host_rate_bps;
+        if scheme.transport.constant_rate_bps == 0 {
+            scheme.transport.constant_rate_bps = topology.links.host_rate_bps;
+        }
         let workload = parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts())?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
         run.only(&["max_sim_time_s"])?;

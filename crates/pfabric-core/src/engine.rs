@@ -354,7 +354,8 @@ impl Simulation {
     fn start_flow(&mut self, f: FlowSpec) {
         let id = self.record_flow(&f);
         let deadline = self.flows[id as usize].deadline; // floored at min_factor x the ideal FCT
-        let sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
+        let mut sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
+        sender.fixed_rank = f.rank;
         let receiver = Receiver::new(sender.sb.npkts);
         let slot = match self.free_slots.pop() {
             Some(s) => {
@@ -654,8 +655,9 @@ impl Simulation {
             s.rows.push((self.now, f as u32, *bytes));
             *bytes = 0;
         }
-        // Keep sampling while there is anything left to happen.
-        if self.active_flows > 0 || self.next_arrival.is_some() {
+        // Keep sampling while anything else is left to happen (flows that can no longer progress, such as a
+        // constant-rate flow that lost packets, do not keep the run alive).
+        if !self.events.is_empty() {
             self.events.schedule(self.now + s.interval, EventKind::Sample, 0, 0);
         }
     }

@@ -8,6 +8,7 @@
 //! send time (as the TCP timestamp option does) and its ECN mark.
 
 pub mod bitset;
+pub mod constant_rate;
 pub mod dctcp;
 pub mod pdq;
 pub mod pfabric;
@@ -30,6 +31,8 @@ pub enum Protocol {
     PfabricLinerate,
     /// PDQ: rates granted by the ports on the path, paced sending, probes while paused.
     Pdq,
+    /// A UDP-like source: its bytes at a constant rate, once, whatever happens to them.
+    ConstantRate,
 }
 
 /// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
@@ -74,6 +77,8 @@ pub struct TransportParams {
     pub pdq_probe_interval: Time,
     /// PDQ: deadline flows that cannot make it quit.
     pub pdq_early_termination: bool,
+    /// Constant-rate senders: their rate.
+    pub constant_rate_bps: u64,
 }
 
 /// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
@@ -93,6 +98,8 @@ pub struct Sender {
     pub dst: u32,
     pub size_bytes: u64,
     pub deadline: Option<Time>,
+    /// A rank fixed for the whole flow (from the workload), stamped instead of the scheme's priority.
+    pub fixed_rank: Option<u64>,
     pub sb: Scoreboard,
     cwnd: f64,
     ssthresh: f64,
@@ -110,6 +117,8 @@ pub struct Sender {
     probing: bool,
     dctcp: dctcp::DctcpState,
     pdq: pdq::PdqState,
+    /// When the next paced packet goes out (PDQ, constant rate), if pacing.
+    pace_at: Option<Time>,
     /// When the retransmission timer expires, if armed.
     pub timer: Option<Time>,
     /// Time of this flow's pending timer event in the engine's queue, if one is pending.
@@ -143,6 +152,8 @@ impl Sender {
             probing: false,
             dctcp: dctcp::DctcpState::new(),
             pdq: pdq::PdqState::default(),
+            pace_at: None,
+            fixed_rank: None,
             timer: None,
             timer_event_at: None,
             retransmissions: 0,
@@ -166,6 +177,9 @@ impl Sender {
 
     /// The priority number of the next packet.
     fn priority(&self, p: &TransportParams) -> u64 {
+        if let Some(rank) = self.fixed_rank {
+            return rank;
+        }
         let raw = match p.priority {
             PriorityScheme::RemainingSize => self.size_bytes - self.acked_bytes,
             PriorityScheme::FlowSize => self.size_bytes,
@@ -226,16 +240,16 @@ impl Sender {
 
     /// The flow starts: send the initial window.
     pub fn start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
-        if p.protocol == Protocol::Pdq {
-            self.pdq_start(now, p, out);
-        } else {
-            self.fill_window(now, p, out);
+        match p.protocol {
+            Protocol::Pdq => self.pdq_start(now, p, out),
+            Protocol::ConstantRate => self.pace_at = Some(now),
+            _ => self.fill_window(now, p, out),
         }
     }
 
     /// When this sender next needs to act: its retransmission timer or (PDQ) its pacing timer.
     pub fn wake_at(&self) -> Option<Time> {
-        match (self.timer, self.pdq.pace_at) {
+        match (self.timer, self.pace_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -243,8 +257,12 @@ impl Sender {
 
     /// Its wake-up time came: pace (PDQ) and/or time out, whichever is due.
     pub fn on_wake(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
-        if self.pdq.pace_at.is_some_and(|t| t <= now) {
-            self.pdq_pace(now, p, out);
+        if self.pace_at.is_some_and(|t| t <= now) {
+            if p.protocol == Protocol::ConstantRate {
+                self.constant_rate_pace(now, p, out);
+            } else {
+                self.pdq_pace(now, p, out);
+            }
         }
         if self.timer.is_some_and(|t| t <= now) {
             self.on_timeout(now, p, out);
@@ -280,7 +298,7 @@ impl Sender {
     fn rto(&self, p: &TransportParams) -> Time {
         match p.protocol {
             Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
-            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq => {
+            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq | Protocol::ConstantRate => {
                 let base =
                     if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
@@ -345,14 +363,15 @@ impl Sender {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
             Protocol::Pdq => self.pdq_on_ack(ack, newly_cum, now, p),
+            Protocol::ConstantRate => {}
         }
         if self.sb.all_acked() {
             self.timer = None;
-            self.pdq.pace_at = None;
+            self.pace_at = None;
             return true;
         }
-        if p.protocol != Protocol::Pdq {
-            self.fill_window(now, p, out); // PDQ sends from its pacing timer
+        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate) {
+            self.fill_window(now, p, out); // PDQ and constant-rate senders send from their pacing timer
         }
         false
     }
@@ -367,12 +386,13 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
+            Protocol::ConstantRate => return, // never retransmits
             Protocol::Pdq => {
                 self.backoff += 1;
                 self.sb.timeout();
-                if self.pdq.pace_at.is_none() {
+                if self.pace_at.is_none() {
                     // Resend from the first hole at the granted rate (or ask again if nothing is granted).
-                    self.pdq.pace_at = Some(now);
+                    self.pace_at = Some(now);
                 }
                 self.timer = Some(now + self.rto(p));
                 return;

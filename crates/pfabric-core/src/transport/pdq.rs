@@ -28,8 +28,6 @@ pub struct PdqState {
     rate_bps: u64,
     /// The SYN's answer arrived.
     connected: bool,
-    /// When the next paced packet (or probe) goes out.
-    pub pace_at: Option<Time>,
     /// The flow quit: its deadline could not be met.
     pub terminated: bool,
     /// The port that paused the flow, from the last ACK (0: none).
@@ -69,7 +67,7 @@ impl Sender {
         self.pdq.rate_bps = ack.rate_bps;
         self.pdq.paused_by = ack.paused_by;
         if was_paused && self.pdq.rate_bps > 0 {
-            self.pdq.pace_at = Some(now); // granted after a pause: start at once, not at the next probe
+            self.pace_at = Some(now); // granted after a pause: start at once, not at the next probe
         }
         if newly_cum > 0 {
             self.backoff = 0;
@@ -78,9 +76,9 @@ impl Sender {
         if self.sb.outstanding() == 0 {
             self.timer = None; // nothing in flight (a paused flow): nothing to time out
         }
-        if self.pdq.pace_at.is_none() {
+        if self.pace_at.is_none() {
             // Granted: send now. Paused: probe after the interval.
-            self.pdq.pace_at = Some(if self.pdq.rate_bps > 0 { now } else { now + p.pdq_probe_interval });
+            self.pace_at = Some(if self.pdq.rate_bps > 0 { now } else { now + p.pdq_probe_interval });
         }
     }
 
@@ -98,7 +96,7 @@ impl Sender {
 
     /// The pacing timer fired: one data packet at the granted rate, or a probe while paused.
     pub(super) fn pdq_pace(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
-        self.pdq.pace_at = None;
+        self.pace_at = None;
         if self.pdq_cannot_make_it(now, p) {
             self.pdq.terminated = true;
             self.timer = None;
@@ -111,7 +109,7 @@ impl Sender {
         }
         if !self.pdq.connected || self.pdq.rate_bps == 0 {
             out.push(self.pdq_header(now, p));
-            self.pdq.pace_at = Some(now + p.pdq_probe_interval);
+            self.pace_at = Some(now + p.pdq_probe_interval);
             return;
         }
         let next = if let Some(i) = self.sb.next_retransmission() {
@@ -131,7 +129,7 @@ impl Sender {
             pkt.paused_by = self.pdq.paused_by;
             let gap = serialization_ps(pkt.wire as u64, self.pdq.rate_bps);
             out.push(pkt);
-            self.pdq.pace_at = Some(now + gap);
+            self.pace_at = Some(now + gap);
             if self.timer.is_none() {
                 self.timer = Some(now + self.rto(p));
             }

@@ -22,6 +22,8 @@ pub struct FlowSpec {
     pub deadline: Option<Time>,
     /// If > 0, the deadline is raised to at least start + this x the flow's ideal FCT (known at its start).
     pub deadline_min_factor: f64,
+    /// A rank the flow's packets carry whatever the scheme would stamp (the AIFO paper's fixed-rank flows).
+    pub rank: Option<u64>,
 }
 
 /// Which flows of a Poisson workload get deadlines, and how tight.
@@ -105,7 +107,7 @@ impl PoissonArrivals {
             dst += 1;
         }
         let size_bytes = self.cdf.sample_bytes(self.sizes.uniform());
-        let mut flow = FlowSpec { start, src, dst, size_bytes, deadline: None, deadline_min_factor: 0.0 };
+        let mut flow = FlowSpec { start, src, dst, size_bytes, deadline: None, deadline_min_factor: 0.0, rank: None };
         if let Some((spec, rng)) = &mut self.deadlines {
             // Both draws always happen, so which flows get deadlines does not shift the times drawn.
             let chosen = rng.uniform() < spec.fraction;
@@ -161,8 +163,15 @@ pub fn offered_wire_bytes(f: &FlowSpec) -> u64 {
 }
 
 /// One sender per entry of `sizes`, distinct hosts other than `receiver` drawn at random (stream "fan-in"),
-/// each sending its size to `receiver` at `start`.
-pub fn fan_in(receiver: u32, sizes: &[u64], start: Time, hosts: u32, seed: u64) -> Vec<FlowSpec> {
+/// each sending its size to `receiver` at its start, with its fixed rank if given.
+pub fn fan_in(
+    receiver: u32,
+    sizes: &[u64],
+    starts: &[Time],
+    ranks: Option<&[u64]>,
+    hosts: u32,
+    seed: u64,
+) -> Vec<FlowSpec> {
     let senders = sizes.len();
     let mut rng = Rng::stream(seed, "fan-in");
     let mut others: Vec<u32> = (0..hosts).filter(|&h| h != receiver).collect();
@@ -174,13 +183,15 @@ pub fn fan_in(receiver: u32, sizes: &[u64], start: Time, hosts: u32, seed: u64) 
     others[..senders]
         .iter()
         .zip(sizes)
-        .map(|(&src, &size_bytes)| FlowSpec {
-            start,
+        .enumerate()
+        .map(|(i, (&src, &size_bytes))| FlowSpec {
+            start: starts[i],
             src,
             dst: receiver,
             size_bytes,
             deadline: None,
             deadline_min_factor: 0.0,
+            rank: ranks.map(|r| r[i]),
         })
         .collect()
 }
