@@ -286,6 +286,9 @@ fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
         if edges.first().is_some_and(|&e| e <= 0.0) {
             return err("output.loss_priority_edges_bytes[0]", edges[0], "edges > 0");
         }
+        if edges.len() > 254 {
+            return err("output.loss_priority_edges_bytes", edges.len(), "at most 254 edges");
+        }
         m.loss_priority_edges = edges.iter().map(|&e| e as u64).collect();
     }
     if s.get("sample_interval_s").is_some() {

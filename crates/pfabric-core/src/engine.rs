@@ -74,9 +74,10 @@ impl PriorityLoss {
         self.edges.len() + 1
     }
 
+    /// The bin of a priority number.
     #[inline]
-    fn cell(&self, tier: usize, priority: u64) -> usize {
-        tier * self.bins() + self.edges.partition_point(|&e| e <= priority)
+    fn bin(&self, priority: u64) -> u8 {
+        self.edges.partition_point(|&e| e <= priority) as u8
     }
 }
 
@@ -473,9 +474,10 @@ impl Simulation {
 
     fn send_from_host(&mut self, host: u32, out: &mut Vec<Packet>) {
         let port = self.topo.nic_port(host);
-        for p in out.drain(..) {
+        for mut p in out.drain(..) {
             if p.kind == PacketKind::Data {
                 self.counters.data_packets_sent += 1;
+                p.loss_bin = self.loss.bin(p.priority);
             } else {
                 self.counters.control_packets_sent += 1;
             }
@@ -492,7 +494,7 @@ impl Simulation {
         }
         let p = self.pool.get(id);
         if p.kind == PacketKind::Data {
-            let cell = self.loss.cell(ps.tier, p.priority);
+            let cell = ps.tier * self.loss.bins() + p.loss_bin as usize;
             self.loss.offered[cell] += 1;
         }
         if !ps.wake_pending && ps.busy_until <= self.now && ps.queue.is_empty() {
@@ -508,7 +510,7 @@ impl Simulation {
             if p.kind == PacketKind::Data {
                 ps.counters.drop_data_packets += 1;
                 self.counters.data_packets_dropped += 1;
-                let cell = self.loss.cell(ps.tier, p.priority);
+                let cell = ps.tier * self.loss.bins() + p.loss_bin as usize;
                 self.loss.dropped[cell] += 1;
             } else {
                 self.counters.control_packets_dropped += 1;
@@ -619,6 +621,7 @@ impl Simulation {
             ce: false,
             ece: pkt.ce,
             retransmit: false,
+            loss_bin: 0,
             rate_bps: pkt.rate_bps,
             paused_by: pkt.paused_by,
         };

@@ -64,6 +64,9 @@ pub struct Packet {
     pub ece: bool,
     /// Data: this is a retransmission.
     pub retransmit: bool,
+    /// Data: the bin of the priority number in the loss tables, found once when the packet enters the
+    /// network rather than at every hop.
+    pub loss_bin: u8,
     /// PDQ's rate header: the rate the sender asks for, lowered by each port to what it grants (0: pause); an
     /// ACK echoes it back. 0 and unused in every other scheme.
     pub rate_bps: u64,

@@ -239,6 +239,7 @@ pub(crate) mod testing {
             ce: false,
             ece: false,
             retransmit: false,
+            loss_bin: 0,
             rate_bps: 0,
             paused_by: 0,
         }

@@ -213,6 +213,7 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit,
+            loss_bin: 0,
             rate_bps: 0,
             paused_by: 0,
         }
@@ -233,6 +234,7 @@ impl Sender {
             ce: false,
             ece: false,
             retransmit: false,
+            loss_bin: 0,
             rate_bps: 0,
             paused_by: 0,
         }
