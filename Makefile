@@ -13,9 +13,11 @@ install-test:
 	$(PIP) install --quiet ".[test]"
 
 # Installs, runs a small web-search scenario (TCP and pFabric on the paper's 144-host fabric), writes Parquet,
-# a summary and a plot under $(OUT).
+# a summary and plots under $(OUT), then reproduces the paper's Figure 7 quickly and writes an HTML report.
 demo: install
 	$(PYTHON) -m pfabric demo -o $(OUT)
+	$(PYTHON) -m pfabric reproduce pfabric-fig7 --quick --store $(OUT)/store -o $(OUT)/figures
+	$(PYTHON) -m pfabric report --figures $(OUT)/figures -o $(OUT)/report.html
 
 # Installs with the test extras, then runs every test: the Rust core's, then Python's.
 test: install-test lint rust-test py-test

@@ -1,4 +1,5 @@
-"""The `pfabric` command: `pfabric run SCENARIO.toml -o OUT`, `pfabric fields`, `pfabric thresholds`.
+"""The `pfabric` command: `pfabric run SCENARIO.toml -o OUT`, `fields`, `thresholds`, and the experiment
+commands `sweep`, `query`, `reproduce`, `report` (many runs through the results store, `store.py`).
 
 Errors a user can fix (a bad scenario, a bad argument) print one line, `pfabric: error: <message>`, and exit
 with status 2, never a traceback; Ctrl-C exits with 130. The field reference is generated from the
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ._native import CoreUnavailable
-from .errors import ScenarioError
+from .errors import ScenarioError, SweepError
 
 __all__ = ["main"]
 
@@ -109,7 +110,279 @@ def _parser() -> argparse.ArgumentParser:
         "priority queues)",
     )
     thresholds.set_defaults(handler=_thresholds)
+    _add_experiment_commands(commands)
     return parser
+
+
+def _add_experiment_commands(commands) -> None:
+    """`sweep`, `query`, `reproduce`, `report`: many runs through the results store, and what they show."""
+    sweep = commands.add_parser(
+        "sweep",
+        help="run a grid of scenarios into the results store",
+        description="Run every point of a sweep file (a [base] scenario, a [grid] of dotted fields and seeds) "
+        "into the store; points already stored are skipped, so an interrupted sweep resumes where it stopped.",
+    )
+    sweep.add_argument("spec", metavar="SWEEP.toml", help="sweep file: seeds = [...], [base], [grid]")
+    _store_arguments(sweep, required=True)
+    sweep.set_defaults(handler=_sweep)
+
+    query = commands.add_parser(
+        "query",
+        help="SQL over the results store (DuckDB)",
+        description="Run SQL over the store: view `runs` (one row per run: key, scheme, workload, load, "
+        "flows, seed, every summary number, the scenario as JSON) and view `flows` (every flow of every run, "
+        "with the run's key).",
+    )
+    query.add_argument("sql", metavar="SQL", help='e.g. "SELECT scheme, load, mean_normalized_fct FROM runs"')
+    query.add_argument("--store", required=True, metavar="DIR", help="the results store")
+    query.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    query.set_defaults(handler=_query)
+
+    reproduce = commands.add_parser(
+        "reproduce",
+        help="reproduce a figure of the pFabric or AIFO paper",
+        description="Run a figure's sweep through the store, then write OUT/<figure>/: PNG and PDF plots, "
+        "table.csv and checks.json (our values against the paper's). `--list` names every figure.",
+    )
+    reproduce.add_argument("figure", nargs="?", metavar="FIGURE", help="e.g. pfabric-fig7 (see --list)")
+    reproduce.add_argument(
+        "--list", action="store_true", help="list the figures, what each shows, its schemes"
+    )
+    reproduce.add_argument("--quick", action="store_true", help="the reduced version (minutes on 2 cores)")
+    _store_arguments(reproduce, required=False)
+    reproduce.add_argument(
+        "-o",
+        "--out",
+        default="results/figures",
+        metavar="OUT",
+        help="figures folder (default results/figures)",
+    )
+    reproduce.set_defaults(handler=_reproduce)
+
+    report = commands.add_parser(
+        "report",
+        help="one HTML page with every figure made so far and its checks",
+        description="Write a static HTML page with the plots under --figures and a table of every check: "
+        "figure, check, ours, paper, holds.",
+    )
+    report.add_argument(
+        "--figures", default="results/figures", metavar="DIR", help="figures folder (default results/figures)"
+    )
+    report.add_argument("-o", "--out", default="report.html", metavar="HTML", help="the page to write")
+    report.add_argument(
+        "--embed", action="store_true", help="embed the PNGs in the page (one self-contained file)"
+    )
+    report.set_defaults(handler=_report)
+
+
+def _store_arguments(parser, required: bool) -> None:
+    parser.add_argument(
+        "--store",
+        required=required,
+        default=None if required else "results/store",
+        metavar="DIR",
+        help="the results store" + ("" if required else " (default results/store)"),
+    )
+    parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: every core)")
+    parser.add_argument("--dask", metavar="ADDR", help="run on a Dask cluster, e.g. tcp://HOST:8786")
+    parser.add_argument("--force", action="store_true", help="rerun points already in the store")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def _executor(args: argparse.Namespace):
+    """The Dask client for `--dask ADDR`, or None to run on local processes. Checks `--jobs` too."""
+    if args.jobs is not None and args.jobs < 1:
+        raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
+    if args.dask is None:
+        return None
+    if args.jobs is not None:
+        raise _UsageError("--jobs and --dask: give one (the cluster decides how many runs go at once)")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise _UsageError("--dask needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:
+        return Client(args.dask, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise _UsageError(f"--dask {args.dask}: cannot connect ({exc})") from None
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from .store import Store
+    from .sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec.from_toml(args.spec)
+    points = spec.expand()
+    store = Store(args.store)
+    executor = _executor(args)
+    try:
+        results = run_sweep(
+            points, store, jobs=args.jobs, executor=executor, force=args.force, progress=not args.quiet
+        )
+    finally:
+        if executor is not None:
+            executor.close()
+    if not args.quiet:
+        _print_sweep(points, results, store)
+    return EXIT_OK
+
+
+def _print_sweep(points, results, store) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    names = list(dict.fromkeys(name for labels, _ in points for name in labels))
+    table = Table(title=f"{len(points)} runs in {store.root}", title_justify="left")
+    for header in (*names, "mean nFCT", "small p99", "unfinished", "key"):
+        table.add_column(header, justify="right")
+    for (labels, scenario), result in zip(points, results, strict=True):
+        summary = result.summary
+        table.add_row(
+            *(str(labels.get(n, "")) for n in names),
+            _fmt(summary.get("mean_normalized_fct")),
+            _fmt(summary.get("p99_normalized_fct_small")),
+            str(summary.get("flows_unfinished", "")),
+            store.key(scenario)[:12],
+        )
+    Console().print(table)
+
+
+def _query(args: argparse.Namespace) -> int:
+    from .store import Store
+
+    store = Store(args.store)
+    if not store.root.is_dir():
+        raise _UsageError(f"--store {args.store}: no such folder")
+    try:
+        import duckdb
+    except ImportError:
+        raise _UsageError("pfabric query needs duckdb: pip install duckdb") from None
+    con = store.connect()
+    try:
+        relation = con.sql(args.sql)
+    except duckdb.Error as exc:
+        raise _UsageError(f"query: {exc}") from None
+    if relation is None:  # a statement without a result (CREATE, SET, ...)
+        return EXIT_OK
+    try:
+        columns, rows = relation.columns, relation.fetchall()
+    except duckdb.Error as exc:
+        raise _UsageError(f"query: {exc}") from None
+    if args.csv:
+        import csv
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} rows", title_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(_cell(v) for v in row))
+    Console().print(table)
+    return EXIT_OK
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from .figures import FIGURES, figure
+
+    if args.list:
+        if args.figure is not None:
+            raise _UsageError("give a FIGURE or --list, not both")
+        _print_figures(FIGURES)
+        return EXIT_OK
+    if args.figure is None:
+        raise _UsageError("give a FIGURE (see `pfabric reproduce --list`)")
+    chosen = figure(args.figure)
+    from .reproduce import FigureUnavailable, reproduce
+
+    executor = _executor(args)
+    out = _check_out_dir(args.out)
+    try:
+        made = reproduce(
+            chosen,
+            quick=args.quick,
+            store=args.store,
+            out=out,
+            jobs=args.jobs,
+            executor=executor,
+            force=args.force,
+            progress=not args.quiet,
+        )
+    except FigureUnavailable as exc:
+        _fail(str(exc))
+        return EXIT_FAILED
+    finally:
+        if executor is not None:
+            executor.close()
+    if not args.quiet:
+        _print_reproduction(made)
+    return EXIT_OK
+
+
+def _print_figures(figures) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="figures (pfabric reproduce FIGURE [--quick])", title_justify="left", show_lines=True)
+    for header in ("figure", "shows", "schemes", "missing"):
+        table.add_column(header, overflow="fold")
+    for name, fig in figures.items():
+        missing = ", ".join(fig.missing()) or "-"
+        if not fig.runnable:
+            missing = f"{missing} (not runnable yet)"
+        elif not fig.simulated:
+            missing = "- (a model: no simulation)"
+        table.add_row(name, f"{fig.title}: {fig.shows}", ", ".join(fig.schemes) or "-", missing)
+    Console(width=max(120, Console().width)).print(table)
+
+
+def _print_reproduction(made) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    figure = made.figure
+    console.print(f"{figure.name}: {figure.title} ({made.runs} runs, {made.seconds:.1f} s)", markup=False)
+    checks = Table(title="checks against the paper", title_justify="left")
+    for header in ("check", "ours", "paper", "holds"):
+        checks.add_column(header, overflow="fold")
+    for c in made.checks:
+        checks.add_row(
+            c.name, c.ours, c.paper, "yes" if c.passed else "NO", style=None if c.passed else "red"
+        )
+    if made.checks:
+        console.print(checks)
+    for note in figure.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
+    files = [*made.plots, made.out_dir / "table.csv", made.out_dir / "checks.json"]
+    console.print("wrote " + ", ".join(str(p) for p in files), markup=False, highlight=False)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .htmlreport import write_html_report
+
+    figures = Path(args.figures)
+    if not figures.is_dir():
+        raise _UsageError(f"--figures {args.figures}: no such folder (run `pfabric reproduce` first)")
+    out = Path(args.out)
+    if out.is_dir():
+        raise _UsageError(f"-o {args.out}: is a folder, expected the path of an HTML file")
+    count = write_html_report(figures, out, embed=args.embed)
+    print(f"wrote {out} ({count} figures)")
+    return EXIT_OK
 
 
 def _fields(args: argparse.Namespace) -> int:
@@ -354,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
         _fail(str(exc))
         return EXIT_USAGE
     except CoreUnavailable as exc:
+        _fail(str(exc))
+        return EXIT_FAILED
+    except SweepError as exc:  # a run failed or a worker died; finished runs are stored
         _fail(str(exc))
         return EXIT_FAILED
     except OSError as exc:  # writing the outputs (BrokenPipeError is caught above)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MISSING", "ScenarioError"]
+__all__ = ["MISSING", "ScenarioError", "SweepError"]
 
 
 class _Missing:
@@ -99,3 +99,9 @@ def _rebuild(field: str, value: Any, allowed: str, kwargs: dict) -> ScenarioErro
 def _one_line(text: str) -> str:
     """Collapse line breaks so that the message stays one line whatever a value or a library wrote."""
     return " ".join(text.split())
+
+
+class SweepError(RuntimeError):
+    """A sweep that could not finish: a run failed or a worker died. Runs that finished are already stored,
+    so rerunning the sweep resumes it. Defined here, beside ScenarioError, so the CLI can catch it without
+    importing the sweep machinery."""

@@ -117,6 +117,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_names, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_defaults_json, m)?)?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The release and a hash of the engine's sources: results stored under it are recomputed after any change.
+    m.add("__version__", concat!(env!("CARGO_PKG_VERSION"), "+", env!("PFABRIC_SOURCE_HASH")))?;
     Ok(())
 }

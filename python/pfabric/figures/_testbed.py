@@ -1,0 +1,149 @@
+"""AIFO Figures 15 and 16 (the Tofino testbed), as simulations scaled down in time.
+
+The testbed: four senders and one receiver on one switch, 40 Gbps links; four flows start one after
+another, each tagged by hand with a fixed rank, a later flow with a lower (better) rank; per-flow throughput
+over time under FIFO, SP-PIFO (8 queues) and AIFO. The paper starts a flow every 5 s; here every 5 ms (the
+queues settle within microseconds at 40 Gbps, so the shape is the same and a run costs seconds, not hours),
+and the run stops at 20 ms. Figure 15's senders send at a constant 40 Gbps (UDP-like, `host =
+"constant-rate"`); Figure 16's are TCP, NewReno here where the testbed ran Cubic. FIFO is a 20-packet queue
+in arrival order (PIFO with rank = fifo, which ignores the flows' ranks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..plots import _pyplot, _save
+from ..presets import Check
+from ..scenario import Scenario
+from .common import Done, available, select
+
+LINK_GBPS = 40.0
+START_EVERY_S = 0.005
+END_S = 0.020
+RANKS = (4000, 3000, 2000, 1000)  # flow 1 .. flow 4: a later flow has a lower (better) rank
+SAMPLE_S = 0.00025
+VARIANTS = {
+    "FIFO": {"name": "pifo", "rank": "fifo", "capacity_pkts": 20},
+    "SP-PIFO": {"name": "sp-pifo"},
+    "AIFO": {"name": "aifo"},
+}
+
+
+def points(host: str, quick: bool) -> list[tuple[dict[str, Any], Scenario]]:
+    """One run per scheduler; quick and paper scale are the same (each run takes a second or two)."""
+    starts = [i * START_EVERY_S for i in range(len(RANKS))]
+    # Constant-rate flows long enough to send until the end; TCP flows that cannot finish before it.
+    sizes = [int(LINK_GBPS * 1e9 / 8 * (END_S - s)) + 1_000_000 for s in starts]
+    out = []
+    for label, scheme in VARIANTS.items():
+        scheme = {**scheme, "host": host}
+        if not available(scheme):
+            continue
+        data = {
+            "topology": {"kind": "star", "hosts": len(RANKS) + 1, "host_rate_gbps": LINK_GBPS},
+            "workload": {
+                "kind": "fan-in",
+                "receiver": 0,
+                "sizes_bytes": sizes,
+                "starts_s": starts,
+                "ranks": list(RANKS),
+            },
+            "scheme": scheme,
+            "output": {"sample_interval_s": SAMPLE_S, "track_flows": len(RANKS)},
+            "run": {"max_sim_time_s": END_S},
+        }
+        out.append(({"scheme": label}, Scenario.from_dict(data)))
+    return out
+
+
+def rates(result) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """(sample times in s, {flow index 0..3: Gbps per sample})."""
+    tp = result.throughput
+    times = np.round(tp.column("time_s").to_numpy(), 9)
+    flows = tp.column("flow_id").to_numpy()
+    gbps = tp.column("throughput_gbps").to_numpy()
+    grid = np.unique(times)
+    series = {}
+    for flow in range(len(RANKS)):
+        by_time = dict(zip(times[flows == flow], gbps[flows == flow], strict=True))
+        series[flow] = np.array([by_time.get(t, 0.0) for t in grid])
+    return grid, series
+
+
+def share_of_newest(result) -> list[float]:
+    """In each period (after flow k starts, before k+1 does), flow k's share of the delivered throughput,
+    leaving out the first millisecond of the period (the switch-over)."""
+    grid, series = rates(result)
+    total = sum(series.values())
+    shares = []
+    for k in range(len(RANKS)):
+        lo, hi = k * START_EVERY_S + 0.001, (k + 1) * START_EVERY_S
+        window = (grid > lo) & (grid <= hi)
+        shares.append(float(series[k][window].sum() / max(total[window].sum(), 1e-12)))
+    return shares
+
+
+def last_period_gbps(result) -> list[float]:
+    """Each flow's mean throughput in the last period, when all four are active."""
+    grid, series = rates(result)
+    window = (grid > (len(RANKS) - 1) * START_EVERY_S + 0.001) & (grid <= END_S)
+    return [float(series[k][window].mean()) if window.any() else float("nan") for k in range(len(RANKS))]
+
+
+def jain(values: list[float]) -> float:
+    x = np.asarray(values, dtype=float)
+    return float(x.sum() ** 2 / (len(x) * (x**2).sum())) if (x**2).sum() > 0 else float("nan")
+
+
+def plot(done: Done, out_dir: Path, title: str) -> list[Path]:
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(done), figsize=(4.2 * len(done), 3.4), squeeze=False, sharey=True)
+    for ax, (labels, result) in zip(axes[0], done, strict=True):
+        grid, series = rates(result)
+        for k, values in series.items():
+            ax.plot(grid * 1e3, values, label=f"flow {k + 1} (rank {RANKS[k]})")
+        ax.set_title(labels["scheme"], fontsize="medium")
+        ax.set_xlabel("time (ms; the testbed's seconds scaled to ms)")
+        ax.set_ylim(0, LINK_GBPS * 1.05)
+        ax.legend(fontsize="x-small")
+    axes[0][0].set_ylabel("throughput (Gbps)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = _save(fig, out_dir / "throughput")
+    plt.close(fig)
+    return paths
+
+
+def rows(done: Done) -> list[dict]:
+    out = []
+    for labels, result in done:
+        shares, last = share_of_newest(result), last_period_gbps(result)
+        for k in range(len(RANKS)):
+            out.append(
+                {
+                    **labels,
+                    "flow": k + 1,
+                    "rank": RANKS[k],
+                    "share_while_newest": round(shares[k], 4),
+                    "gbps_when_all_active": round(last[k], 3),
+                }
+            )
+    return out
+
+
+def newest_takes_the_link(done: Done, scheme: str, at_least: float) -> Check | None:
+    runs = select(done, scheme=scheme)
+    if not runs:
+        return None
+    shares = share_of_newest(runs[0][1])
+    return Check(
+        f"{scheme}: each new, better-ranked flow takes the link (share >= {at_least:.0%})",
+        ", ".join(f"flow {k + 1}: {s:.0%}" for k, s in enumerate(shares)),
+        "the newest flow takes the bandwidth",
+        min(shares) >= at_least,
+    )

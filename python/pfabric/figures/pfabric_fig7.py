@@ -1,0 +1,140 @@
+"""pFabric Figure 7: overall average normalized FCT vs load, web search and data mining.
+
+Paper (section 5.3): pFabric is within ~0.7-17.8% of Ideal for web search and ~1.7-10.6% for data mining,
+well below TCP-DropTail and DCTCP, and ~19-39% (web search) and ~40-50% (data mining) below PDQ. Loads
+0.1..0.8 (quick: 0.2, 0.5, 0.8 with fewer flows). PDQ runs when the core has it (otherwise it is left out,
+never imitated, and `--list` names it missing).
+
+The runs are shared with Figures 8 and 9 (the same scenarios, so the same store keys) and with 14 and 17
+(their pFabric and Ideal runs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..presets import Check
+from .common import (
+    LOAD,
+    NFCT,
+    WORKLOADS,
+    Done,
+    always_below,
+    fct_points,
+    fct_row,
+    line_panels,
+    mean_nfct,
+    pct,
+    scheme_lines,
+    select,
+    series,
+)
+from .figure import Figure
+
+SCHEMES = ("TCP", "DCTCP", "pFabric", "PDQ", "Ideal")
+# Section 5.3, across loads: pFabric's average FCT above Ideal's, and below PDQ's, as fractions.
+PUBLISHED = {
+    "pfabric_over_ideal": {"web search": (0.007, 0.178), "data mining": (0.017, 0.106)},
+    "pfabric_below_pdq": {"web search": (0.19, 0.39), "data mining": (0.40, 0.50)},
+}
+PDQ_TOLERANCE = 0.10  # how far outside the paper's range (in fractions) still counts as agreeing
+
+
+def points(quick: bool):
+    return fct_points(quick, SCHEMES)
+
+
+def gaps(done: Done, workload: str) -> tuple[list, list]:
+    """pFabric's mean normalized FCT over Ideal's, minus 1, per load."""
+    xs, pf = series(done, "load", mean_nfct, workload=workload, scheme="pFabric")
+    _, ideal = series(done, "load", mean_nfct, workload=workload, scheme="Ideal")
+    return xs, [p / i - 1 for p, i in zip(pf, ideal, strict=True)]
+
+
+def checks(done: Done) -> list[Check]:
+    out = []
+    for workload, (lo, hi) in PUBLISHED["pfabric_over_ideal"].items():
+        xs, gap = gaps(done, workload)
+        if not xs:
+            continue
+        worst = max(gap)
+        at = xs[gap.index(worst)]
+        out.append(
+            Check(
+                f"{workload}: pFabric's mean normalized FCT within the paper's band above Ideal",
+                f"{pct(min(gap))} to {pct(worst)} (largest at load {at})",
+                f"{pct(lo)} to {pct(hi)}",
+                worst <= hi,
+            )
+        )
+        others = [s for s in ("TCP", "DCTCP", "PDQ") if select(done, workload=workload, scheme=s)]
+        out.append(always_below(done, mean_nfct, "pFabric", others, "mean normalized FCT", workload=workload))
+        _, pdq = series(done, "load", mean_nfct, workload=workload, scheme="PDQ")
+        if len(pdq) == len(xs):
+            _, pf = series(done, "load", mean_nfct, workload=workload, scheme="pFabric")
+            below = [1 - p / q for p, q in zip(pf, pdq, strict=True)]
+            lo, hi = PUBLISHED["pfabric_below_pdq"][workload]
+            out.append(
+                Check(
+                    f"{workload}: pFabric's mean normalized FCT below PDQ's by the paper's range (+-10 points)",
+                    f"{pct(min(below))} to {pct(max(below))}",
+                    f"{pct(lo)} to {pct(hi)}",
+                    min(below) >= lo - PDQ_TOLERANCE and max(below) <= hi + PDQ_TOLERANCE,
+                )
+            )
+    return out
+
+
+def plot(done: Done, out_dir: Path) -> list[Path]:
+    panels = []
+    for letter, workload in zip("ab", WORKLOADS, strict=False):
+        lines = scheme_lines(done, mean_nfct, SCHEMES, workload=workload)
+        if not lines:
+            continue
+        xs, ideal = series(done, "load", mean_nfct, workload=workload, scheme="Ideal")
+        lo, hi = PUBLISHED["pfabric_over_ideal"][workload]
+        band = (
+            "paper: pFabric's band above Ideal",
+            xs,
+            [i * (1 + lo) for i in ideal],
+            [i * (1 + hi) for i in ideal],
+        )
+        panels.append(
+            {
+                "title": f"({letter}) {workload}",
+                "xlabel": LOAD,
+                "ylabel": f"mean {NFCT}",
+                "lines": lines,
+                "band": band if xs else None,
+            }
+        )
+    return line_panels(out_dir, "overall_mean_fct", panels, "Overall average FCT (Figure 7)")
+
+
+def table(done: Done) -> list[dict]:
+    return [fct_row(labels, result) for labels, result in done]
+
+
+FIGURE = Figure(
+    name="pfabric-fig7",
+    paper="pFabric",
+    title="Figure 7: overall average FCT vs load",
+    shows="mean normalized FCT over all flows vs load, web search and data mining: TCP, DCTCP, pFabric, PDQ, Ideal",
+    schemes=("tcp", "dctcp", "pfabric", "pdq", "ideal"),
+    points=points,
+    plot=plot,
+    checks=checks,
+    table=table,
+    published=PUBLISHED,
+    notes=(
+        "PDQ runs when the core has it; `pfabric reproduce --list` names any scheme missing.",
+        (
+            "The band is where the paper's pFabric lies relative to Ideal (0.7-17.8% web search, 1.7-10.6% "
+            "data mining), drawn over our Ideal."
+        ),
+        (
+            "Paper scale: 20,000 flows per run; quick: 2,000 (web search) and 1,000 (data mining) at loads "
+            "0.2, 0.5, 0.8."
+        ),
+    ),
+)

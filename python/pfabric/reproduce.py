@@ -1,0 +1,122 @@
+"""Reproducing one paper figure end to end: its runs through the store, its plot, its checks, its files.
+
+Why a module of its own: the CLI, `make demo` and Python users all do the same five steps, and the output
+folder is a contract with `pfabric report`, which reads it back:
+
+    OUT/<figure>/*.png, *.pdf   the plots (paper layout, units on every axis)
+    OUT/<figure>/table.csv      the numbers behind the plot, one row per run (or per model point)
+    OUT/<figure>/checks.json    the figure's description, our values against the paper's, timings
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .figures import Figure
+from .presets import Check
+from .result import _json_safe
+from .store import Store
+from .sweep import run_sweep
+
+__all__ = ["FigureUnavailable", "Reproduction", "reproduce"]
+
+
+class FigureUnavailable(RuntimeError):
+    """A figure nothing here can produce yet (its schemes are missing or it is a testbed experiment)."""
+
+
+@dataclass
+class Reproduction:
+    """What one `reproduce` call made: where, which checks hold, how long it took."""
+
+    figure: Figure
+    out_dir: Path
+    plots: list[Path]
+    checks: list[Check]
+    rows: list[dict]
+    runs: int
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+
+def reproduce(
+    figure: Figure,
+    quick: bool = False,
+    store: Store | str | os.PathLike = "results/store",
+    out: str | os.PathLike = "results/figures",
+    jobs: int | None = None,
+    executor: Any = None,
+    force: bool = False,
+    progress: bool = False,
+) -> Reproduction:
+    """Run `figure`'s points (skipping those already stored), then draw, check and write its folder."""
+    if not figure.runnable:
+        raise FigureUnavailable(f"{figure.name} cannot be reproduced yet: {' '.join(figure.notes)}")
+    store = store if isinstance(store, Store) else Store(store)
+    started = time.perf_counter()
+    points = figure.points(quick)
+    results = run_sweep(points, store, jobs=jobs, executor=executor, force=force, progress=progress)
+    done = [(labels, result) for (labels, _), result in zip(points, results, strict=True)]
+    out_dir = Path(out) / figure.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plots = figure.plot(done, out_dir)
+    checks = figure.checks(done)
+    rows = figure.table(done)
+    seconds = time.perf_counter() - started
+    made = Reproduction(figure, out_dir, plots, checks, rows, len(points), seconds)
+    write_table(rows, out_dir / "table.csv")
+    write_checks(made, quick, out_dir / "checks.json")
+    return made
+
+
+def write_table(rows: list[dict], path: Path) -> None:
+    """table.csv: one column per key seen in any row, atomically."""
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+
+    def write(tmp: Path) -> None:
+        with tmp.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows({k: _cell(v) for k, v in row.items()} for row in rows)
+
+    _atomic(path, write)
+
+
+def write_checks(made: Reproduction, quick: bool, path: Path) -> None:
+    """checks.json: the figure's description, the checks (ours, paper, holds) and what the run cost."""
+    document = _json_safe(
+        {
+            **made.figure.describe(),
+            "quick": quick,
+            "runs": made.runs,
+            "seconds": round(made.seconds, 2),
+            "plots": [p.name for p in made.plots],
+            "checks": [vars(c) for c in made.checks],
+            "all_checks_hold": made.passed,
+        }
+    )
+    text = json.dumps(document, indent=2, default=str) + "\n"
+    _atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _cell(value: Any) -> Any:
+    """CSV cells: dicts and lists as JSON, the rest as is."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value
+
+
+def _atomic(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
