@@ -558,8 +558,10 @@ class Scheme(_Section):
     bytes_per_round: PositiveInt | None = Field(
         None, description="afq: bytes each flow may send per round (default 1500)."
     )
-    host: Literal["tcp", "constant-rate"] | None = Field(
-        None, description="pifo..afq: the hosts: TCP NewReno (default) or constant-rate (UDP-like) sources."
+    host: Literal["tcp", "pfabric", "constant-rate"] | None = Field(
+        None,
+        description="pifo..afq: the hosts: TCP NewReno (default), pFabric's minimal rate control (as the AIFO "
+        "authors' pFabric-workload runs) or constant-rate (UDP-like) sources.",
     )
     sender_rate_gbps: PositiveFloat | None = Field(
         None, description="pifo..afq with constant-rate hosts: their rate (unset: the host link rate)."

@@ -186,9 +186,12 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
                 v.push(("rank", Value::from("srpt")));
                 v.push(("priority", Value::from("remaining-unsent")));
             }
-            // Hosts: TCP NewReno, or constant-rate sources at `sender_rate_gbps` (unset: the host link rate).
+            // Hosts: TCP NewReno, pFabric's transport (its RTO and probe mode below), or constant-rate sources
+            // at `sender_rate_gbps` (unset: the host link rate).
             v.push(("host", Value::from("tcp")));
             v.push(("sender_rate_gbps", Value::Null));
+            v.push(("rto_us", Value::from(45.0)));
+            v.push(("probe_after_timeouts", Value::from(5)));
             match name {
                 "pifo" | "pieo" => v.push(("capacity_pkts", Value::from(80))),
                 "sp-pifo" => {
@@ -739,9 +742,14 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
             t.protocol = match s.str_or("host", "tcp")? {
                 "tcp" => Protocol::Tcp,
+                "pfabric" => Protocol::Pfabric,
                 "constant-rate" => Protocol::ConstantRate,
-                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, constant-rate"),
+                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, pfabric, constant-rate"),
             };
+            // pFabric's minimal rate control, as the AIFO authors' pFabric-workload runs use it: fixed RTO,
+            // probe mode, window capped near one BDP's worth of the queue.
+            t.fixed_rto = ps_from_us(s.positive("rto_us", d("rto_us"))?);
+            t.probe_after_timeouts = int("probe_after_timeouts", 0, 1000)? as u32;
             if s.get("sender_rate_gbps").is_some() {
                 let gbps = s.positive("sender_rate_gbps", 1.0)?;
                 if gbps > 1e6 {
