@@ -12,12 +12,18 @@ pub struct DropTail {
     fifo: VecDeque<(PacketId, u32)>,
     bytes: u64,
     limit_bytes: u64,
-    mark_above_bytes: Option<u64>,
+    /// Mark above this many bytes; u64::MAX: never (kept plain so that the queue stays small).
+    mark_above_bytes: u64,
 }
 
 impl DropTail {
     pub fn new(limit_bytes: u64, mark_above_bytes: Option<u64>) -> Self {
-        DropTail { fifo: VecDeque::new(), bytes: 0, limit_bytes, mark_above_bytes }
+        DropTail {
+            fifo: VecDeque::new(),
+            bytes: 0,
+            limit_bytes,
+            mark_above_bytes: mark_above_bytes.unwrap_or(u64::MAX),
+        }
     }
 
     /// Admit or drop `id`; returns the dropped packet, if any (always the arrival).
@@ -28,10 +34,8 @@ impl DropTail {
             return Some(id);
         }
         self.bytes += wire;
-        if let Some(k) = self.mark_above_bytes {
-            if self.bytes > k {
-                pool.get_mut(id).ce = true;
-            }
+        if self.bytes > self.mark_above_bytes {
+            pool.get_mut(id).ce = true;
         }
         self.fifo.push_back((id, wire as u32));
         None

@@ -75,7 +75,7 @@ impl QueueConfig {
             }
             QueueConfig::Pfabric { limit_bytes } => Queue::Pfabric(PfabricQueue::new(limit_bytes)),
             QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes } => {
-                Queue::PrioThresholds(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes))
+                Queue::PrioThresholds(Box::new(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes)))
             }
             QueueConfig::Ranked { ref scheduler, rank } => {
                 let scheduler = match *scheduler {
@@ -101,7 +101,7 @@ impl QueueConfig {
 pub enum Queue {
     DropTail(DropTail),
     Pfabric(PfabricQueue),
-    PrioThresholds(PrioThresholds),
+    PrioThresholds(Box<PrioThresholds>),
     Ranked(Box<Ranked>),
     Afq(Box<Afq>),
 }
