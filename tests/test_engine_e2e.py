@@ -444,3 +444,21 @@ def test_an_exception_in_the_callback_stops_the_run():
 
     with pytest.raises(Stop):
         pfabric.run({"topology": STAR8, "workload": {"flows": 30}}, progress=stop)
+
+
+def test_an_explicit_arrival_rate_may_overload_and_the_summary_says_so():
+    """A total arrival rate instead of a load (for set-ups like the CS244 one, which used a per-sender rate as
+    the total): the load it offers is reported, and an overload is flagged rather than averaged away."""
+    base = {"topology": {"kind": "star", "hosts": 8}, "scheme": {"name": "tcp"}}
+    calm = pfabric.run({**base, "workload": {"arrival_rate_per_s": 2000, "flows": 200}})
+    assert 0 < calm.stats["target_load"] < 1 and not calm.summary["warnings"]
+    hot = pfabric.run(
+        {
+            **base,
+            "workload": {"arrival_rate_per_s": 20000, "duration_s": 0.01},
+            "run": {"max_sim_time_s": 0.02},
+        }
+    )
+    assert hot.stats["target_load"] > 1
+    assert any("overloaded" in w for w in hot.summary["warnings"])
+    assert hot.summary["flows_unfinished"] > 0

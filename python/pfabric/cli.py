@@ -570,7 +570,12 @@ def _describe_run(scenario) -> str:
             if workload.flows is not None
             else f"{workload.duration_s} s of arrivals"
         )
-        what = f"poisson {workload.cdf} at load {workload.load}, {size}"
+        rate = (
+            f"load {workload.load}"
+            if workload.load is not None
+            else f"{workload.arrival_rate_per_s:g} flows/s"
+        )
+        what = f"poisson {workload.cdf} at {rate}, {size}"
     else:
         what = f"trace {workload.path}"
     return f"{scenario.scheme.name} on {topology.kind} ({topology.hosts} hosts): {what}, seed {scenario.seed}"

@@ -129,6 +129,11 @@ class RunResult:
         out = scenario.output
         summary = metrics.summarize(flows, out.warmup_fraction, out.cooldown_fraction)
         stats = dict(raw.get("stats") or {})
+        if (stats.get("target_load") or 0) >= 1:
+            summary["warnings"].append(
+                f"offered load {stats['target_load']:.2f} >= 1: the fabric is overloaded, queues grow without "
+                "bound, and averages over the flows that finished understate what flows see"
+            )
         if stats.get("cut_short"):
             limit = scenario.run.max_sim_time_s
             summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
@@ -198,6 +203,8 @@ class RunResult:
 
 
 def _atomic(path: Path, write) -> None:
+    """Write `path` through `write(tmp)` to a temporary file beside it, then rename: readers never see a
+    partial file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         write(tmp)

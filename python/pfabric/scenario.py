@@ -300,8 +300,13 @@ class Poisson(_Section):
         description="How to read the CDF: linear (interpolate between rows) or step (each row an atom). "
         "Unset: step for the netbench *_discrete files, linear otherwise.",
     )
-    load: Annotated[float, _Number] = Field(
+    load: Annotated[float, _Number] | None = Field(
         0.6, gt=0, lt=1, description="Offered load: fraction of host access-link capacity, in wire bytes."
+    )
+    arrival_rate_per_s: PositiveFloat | None = Field(
+        None,
+        description="A total flow arrival rate instead of a load (unsets load). Its load may reach or pass 1, "
+        "as in set-ups that used a per-sender rate as the total; the summary then warns of overload.",
     )
     flows: PositiveInt | None = Field(
         1000, description="Number of flows to generate (set either flows or duration_s, not both)."
@@ -315,6 +320,8 @@ class Poisson(_Section):
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:
+        if name == "load":
+            return "expected a number in (0, 1)"
         if name == "cdf":
             names = ", ".join(workloads.packaged_cdfs())
             return f"expected a packaged CDF name ({names}) or the path of a CSV with header size_bytes,cdf"
@@ -325,6 +332,8 @@ class Poisson(_Section):
     def _duration_replaces_flows(cls, data: Any) -> Any:
         if isinstance(data, dict) and data.get("duration_s") is not None and "flows" not in data:
             data = {**data, "flows": None}
+        if isinstance(data, dict) and data.get("arrival_rate_per_s") is not None and "load" not in data:
+            data = {**data, "load": None}
         return data
 
     @field_validator("cdf")
@@ -340,6 +349,8 @@ class Poisson(_Section):
 
     @model_validator(mode="after")
     def _one_size_and_readable_cdf(self) -> Poisson:
+        if (self.load is None) == (self.arrival_rate_per_s is None):
+            raise ScenarioError("load", self.load, "expected a load in (0, 1), or arrival_rate_per_s instead")
         if self.flows is None and self.duration_s is None:
             raise ScenarioError("flows", None, "expected a flow count, or set duration_s instead")
         if self.flows is not None and self.duration_s is not None:
@@ -357,9 +368,12 @@ class Poisson(_Section):
         return self._cdf
 
     def to_core(self) -> dict:
+        rate = (
+            {"load": self.load} if self.load is not None else {"arrival_rate_per_s": self.arrival_rate_per_s}
+        )
         return {
             "kind": "poisson",
-            "load": self.load,
+            **rate,
             "flows": self.flows,
             "duration_s": self.duration_s,
             "cdf": self._cdf.to_core(),
@@ -721,6 +735,20 @@ def _thresholds_cached(key: tuple, load: float, queues: int, method: str) -> tup
 # --- scenario ---------------------------------------------------------------------------------------------
 
 
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """A TOML file as plain data. A missing file, a folder or invalid TOML is a one-line `ScenarioError` that
+    calls the file a `what` ("scenario", "sweep"); other read errors (unreadable, not UTF-8) are left to the
+    caller to word."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError.plain(str(path), f"no such {what} file") from None
+    except IsADirectoryError:
+        raise ScenarioError.plain(str(path), f"is a directory, expected a {what} TOML file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
+
+
 class Scenario(_Section):
     """One simulation run. Build it with `from_toml`, `from_dict` or `model_validate`."""
 
@@ -760,19 +788,13 @@ class Scenario(_Section):
         """A scenario from a TOML file; paths inside it are relative to the file's folder."""
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ScenarioError.plain(str(path), "no such scenario file") from None
-        except IsADirectoryError:
-            raise ScenarioError.plain(str(path), "is a directory, expected a scenario TOML file") from None
+            data = read_toml(path, "scenario")
         except UnicodeDecodeError:
             raise ScenarioError.plain(str(path), "is not UTF-8 text, expected a scenario TOML file") from None
         except OSError as exc:
             raise ScenarioError.plain(
                 str(path), f"cannot read the scenario file ({exc.strerror or exc})"
             ) from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
         return cls.from_dict(data, base_dir=path.absolute().parent)
 
     def with_values(self, values: dict[str, Any]) -> Scenario:

@@ -485,13 +485,26 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
     })
 }
 
-fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> {
+fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadConfig, ConfigError> {
     let s = Section::of(v, "workload")?;
     match s.str_or("kind", "poisson")? {
         "poisson" => {
-            s.only(&["kind", "cdf", "load", "flows", "duration_s", "deadlines"])?;
+            s.only(&["kind", "cdf", "load", "arrival_rate_per_s", "flows", "duration_s", "deadlines"])?;
+            // Either a load in (0, 1), or (to reproduce set-ups that got it wrong, such as a per-sender rate
+            // used as the total) an explicit total arrival rate, whose load may be anything, overload included.
+            let rate = match (s.get("load"), s.get("arrival_rate_per_s")) {
+                (Some(_), Some(_)) => {
+                    return err(
+                        "workload.arrival_rate_per_s",
+                        "both load and a rate",
+                        "one of load, arrival_rate_per_s",
+                    )
+                }
+                (None, Some(_)) => Some(s.positive("arrival_rate_per_s", 1.0)?),
+                _ => None,
+            };
             let load = s.f64_or("load", 0.6)?;
-            if !(load > 0.0 && load < 1.0) {
+            if rate.is_none() && !(load > 0.0 && load < 1.0) {
                 return err("workload.load", load, "a number in (0, 1)");
             }
             let flows = match s.get("flows") {
@@ -534,6 +547,10 @@ fn parse_workload(v: &Value, hosts: u32) -> Result<WorkloadConfig, ConfigError> 
                         fraction,
                     })
                 }
+            };
+            let load = match rate {
+                Some(r) => r * 8.0 * cdf.mean_wire_bytes() / (hosts as f64 * host_rate_bps as f64),
+                None => load,
             };
             Ok(WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines })
         }
@@ -876,7 +893,8 @@ impl ScenarioConfig {
         if scheme.transport.constant_rate_bps == 0 {
             scheme.transport.constant_rate_bps = topology.links.host_rate_bps;
         }
-        let workload = parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts())?;
+        let workload =
+            parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts(), topology.links.host_rate_bps)?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
         run.only(&["max_sim_time_s"])?;
         let max_sim_time = match run.get("max_sim_time_s") {

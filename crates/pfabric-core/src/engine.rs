@@ -153,6 +153,8 @@ pub struct Simulation {
     /// The flow-level central scheduler, when the scheme is Ideal (no packets at all then).
     ideal: Option<IdealScheduler>,
     ideal_generation: u32,
+    /// The load the workload offers (Poisson), 0 when not defined by one.
+    pub(crate) target_load: f64,
 }
 
 impl Simulation {
@@ -186,6 +188,10 @@ impl Simulation {
             })
             .collect::<Vec<_>>();
         let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals } = cfg.measure;
+        let target_load = match &cfg.workload {
+            crate::config::WorkloadConfig::Poisson { load, .. } => *load,
+            _ => 0.0,
+        };
         let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
         let flows_total = arrivals.total();
         let mut sim = Simulation {
@@ -223,6 +229,7 @@ impl Simulation {
             ideal: None,
             ideal_generation: 0,
             arrival_log: log_arrivals.then_some(ArrivalLog { track_flows, rows: Vec::new() }),
+            target_load,
         };
         if cfg.scheme.flow_level {
             sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
