@@ -6,22 +6,9 @@ These run before the core is needed, so they pass without the compiled extension
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-
-def pfabric(env: dict, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pfabric", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=60,
-    )
+from run_cli import pfabric
 
 
 def assert_usage_error(result: subprocess.CompletedProcess, *expected: str) -> None:

@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+import run_cli
 from pfabric.figures import FIGURES
 
-
-def pfabric(env: dict, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pfabric", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-    )
+pfabric = partial(run_cli.pfabric, timeout=300)  # running a figure takes longer than an error
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, status: int, *expected: str) -> None:

@@ -7,9 +7,6 @@ segment (a, b] spread evenly over the packet counts a+1 .. b.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from pfabric.analysis import (
@@ -24,6 +21,7 @@ from pfabric.analysis import (
 )
 from pfabric.analysis.thresholds import MODELS
 from pfabric.workloads import load_cdf
+from run_cli import pfabric
 
 MSS = 1460
 LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -195,17 +193,6 @@ def test_bad_arguments(websearch, rounded):
 
 
 # --- the command -----------------------------------------------------------------------------------------
-
-
-def pfabric(env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pfabric", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
 
 
 def test_cli_prints_the_thresholds(pfabric_env, rounded):

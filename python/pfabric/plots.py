@@ -54,6 +54,18 @@ def plot_fct_by_size(results: dict[str, RunResult], path: Path, title: str = "")
 
 def plot_throughput(result: RunResult, path: Path, title: str = "") -> list[Path]:
     """Each tracked flow's throughput over time (the paper's Figure 5a)."""
+    plt, fig, ax = _throughput_axes(result)
+    ax.legend(loc="upper right", fontsize="small")
+    if title:
+        ax.set_title(title)
+    paths = _save(fig, path)
+    plt.close(fig)
+    return paths
+
+
+def _throughput_axes(result: RunResult, first_flow: int = 0):
+    """(pyplot, figure, axes) with each tracked flow's throughput over time, the flows numbered from
+    `first_flow`, axes labelled, y up to 1.1 x the host link rate; the caller adds a legend and saves."""
     plt = _pyplot()
     tp = result.throughput
     fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -62,13 +74,8 @@ def plot_throughput(result: RunResult, path: Path, title: str = "") -> list[Path
     gbps = tp.column("throughput_gbps").to_numpy()
     for flow in sorted(set(flows.tolist())):
         mask = flows == flow
-        ax.plot(times[mask], gbps[mask], label=f"flow {flow}")
+        ax.plot(times[mask], gbps[mask], label=f"flow {flow + first_flow}")
     ax.set_xlabel("time (ms)")
     ax.set_ylabel("throughput (Gbps)")
     ax.set_ylim(0, result.scenario.topology.host_rate_gbps * 1.1)
-    ax.legend(loc="upper right", fontsize="small")
-    if title:
-        ax.set_title(title)
-    paths = _save(fig, path)
-    plt.close(fig)
-    return paths
+    return plt, fig, ax

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from pathlib import Path
 
 from .presets import Report
-from .result import _json_safe
+from .result import _atomic, _json_safe
 
 __all__ = ["print_report", "write_report"]
 
@@ -65,12 +64,3 @@ def print_report(report: Report, paths: dict[str, Path]) -> None:
     for note in report.notes:
         console.print(note, markup=False, highlight=False)
     console.print("wrote " + ", ".join(str(p) for p in paths.values()), markup=False, highlight=False)
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from .figures import Figure
 from .presets import Check
-from .result import _json_safe
+from .result import _atomic, _json_safe
 from .store import Store
 from .sweep import run_sweep
 
@@ -111,12 +111,3 @@ def write_checks(made: Reproduction, quick: bool, path: Path) -> None:
 def _cell(value: Any) -> Any:
     """CSV cells: dicts and lists as JSON, the rest as is."""
     return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -26,7 +26,6 @@ import os
 import queue
 import threading
 import time
-import tomllib
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ScenarioError, SweepError
 from .result import RunResult
-from .scenario import Scenario
+from .scenario import Scenario, read_toml
 
 if TYPE_CHECKING:
     from .store import Store
@@ -112,15 +111,9 @@ class SweepSpec:
         """A sweep from a TOML file; paths in `[base]` are relative to the file's folder."""
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ScenarioError.plain(str(path), "no such sweep file") from None
-        except IsADirectoryError:
-            raise ScenarioError.plain(str(path), "is a directory, expected a sweep TOML file") from None
+            data = read_toml(path, "sweep")
         except (OSError, UnicodeDecodeError) as exc:
             raise ScenarioError.plain(str(path), f"cannot read the sweep file ({exc})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
         return cls.from_dict(data, base_dir=path.absolute().parent)
 
 

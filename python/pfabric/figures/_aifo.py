@@ -6,6 +6,7 @@ arrivals. TCP and DCTCP use 146 KB buffers and DCTCP marks at 14.6 KB; PIFO (80 
 packets), AIFO (20 packets, window 20, one sample per 15 arrivals, k = 0.1), PIEO and AFQ keep the core's
 paper defaults (DESIGN section 4) over TCP NewReno hosts; ranks are SRPT (remaining unsent bytes) unless a
 figure says STFQ. Results in the AIFO paper's bins, flows under 100 KB and of 1 MB or more, FCT in ms.
+Figures 10 and 11 differ only in the links' rates: `queue_length_figure` makes either.
 
 A variant runs only if the core has its scheme and accepts its parameters (`common.available`): a figure never
 runs a stand-in for a scheme the core lacks, and it says which are missing.
@@ -15,10 +16,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from ..presets import Check
-from .common import Done, available, flows_stat, line_panels, poisson, series, sizes
+from .common import Done, available, flows_stat, line_panels, poisson, scheme_lines, series, sizes
+from .figure import Figure
 
 CDF = "websearch_netbench_lowerbound_discrete"
 LOADS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -87,14 +91,15 @@ PANELS: tuple[tuple[str, Callable], ...] = (
 
 def plot_fct(done: Done, out_dir, stem: str, title: str, labels: Sequence[str], panels=PANELS) -> list:
     """The AIFO paper's FCT panels vs load, one line per variant that ran."""
-    drawn = []
-    for panel_title, metric in panels:
-        lines = []
-        for label in labels:
-            xs, ys = series(done, "load", metric, scheme=label)
-            if xs:
-                lines.append((label, xs, ys))
-        drawn.append({"title": panel_title, "xlabel": LOAD_LABEL, "ylabel": "FCT (ms)", "lines": lines})
+    drawn = [
+        {
+            "title": name,
+            "xlabel": LOAD_LABEL,
+            "ylabel": "FCT (ms)",
+            "lines": scheme_lines(done, metric, labels),
+        }
+        for name, metric in panels
+    ]
     return line_panels(out_dir, stem, drawn, title)
 
 
@@ -132,4 +137,55 @@ def lower_everywhere(done: Done, better: str, worse: str, metric: Callable, what
         f"{worse} / {better} from {min(ratios):.2f} to {max(ratios):.2f}",
         f"{better} lower",
         all(r > 1 for r in ratios),
+    )
+
+
+def lower_than_each(
+    done: Done,
+    better: str,
+    others: Sequence[str],
+    metric: Callable = small_mean_ms,
+    what: str = "small-flow mean FCT",
+) -> list[Check]:
+    """`lower_everywhere` of `better` against each of `others`, for those that ran (default: small-flow mean)."""
+    return [c for c in (lower_everywhere(done, better, other, metric, what) for other in others) if c]
+
+
+# --- Figures 10 and 11: AIFO's queue length on slow and on fast links ---------------------------------------
+
+QUEUE_PKTS = (20, 50, 100)
+QUEUE_VARIANTS = {f"AIFO q_len={q}": {"name": "aifo", "capacity_pkts": q} for q in QUEUE_PKTS}
+
+
+def queue_length_figure(
+    number: int, links: str, topology: dict, claim: str, expected: str, holds: Callable[[float], bool]
+) -> Figure:
+    """AIFO Figure 10 or 11: AIFO with queues of 20, 50 and 100 packets on a leaf-spine of `links` ("1G/4G":
+    the rates in `topology`). Checked: `holds(r)` at every load, r the small-flow mean with a queue of 20 over
+    that with a queue of 100, worded as `claim`, the paper's finding as `expected`."""
+    title = f"AIFO Figure {number}: queue length, {links}"
+
+    def plot(done: Done, out_dir: Path) -> list[Path]:
+        return plot_fct(done, out_dir, "queue_length", title, list(QUEUE_VARIANTS))
+
+    def checks(done: Done) -> list[Check]:
+        xs, short = values(done, "AIFO q_len=20", small_mean_ms)
+        _, long = values(done, "AIFO q_len=100", small_mean_ms)
+        if not xs or len(long) != len(xs):
+            return []
+        ratios = [s / l for s, l in zip(short, long, strict=True)]
+        shown = f"q_len 20 / q_len 100 small-flow mean from {min(ratios):.2f} to {max(ratios):.2f}"
+        return [Check(claim, shown, expected, all(holds(r) for r in ratios))]
+
+    return Figure(
+        name=f"aifo-fig{number}",
+        paper="AIFO",
+        title=title,
+        shows=f"FCT vs load for AIFO with queues of 20, 50 and 100 packets on a {links} leaf-spine",
+        schemes=("aifo",),
+        points=partial(points, variants=QUEUE_VARIANTS, topology=topology),
+        plot=plot,
+        checks=checks,
+        table=rows,
+        notes=("Queue lengths 20/50/100 packets; the paper's full set is not in the seed text.",),
     )

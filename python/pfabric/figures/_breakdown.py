@@ -1,7 +1,9 @@
 """Figures 8 and 9 are Figure 7's runs broken down by flow size, one workload each.
 
-Why shared: the two figures differ only in the workload, and both reuse Figure 7's runs through the store.
-Panels as in the paper: (0,100KB] average and 99th percentile, (100KB,10MB] average, (10MB,inf) average.
+Why shared: the two figures differ only in the workload, and both reuse Figure 7's runs through the store
+(no new simulation when Figure 7 ran first). Panels as in the paper: (0,100KB] average and 99th percentile,
+(100KB,10MB] average, (10MB,inf) average. The paper's claim checked: pFabric gives small flows the lowest
+average and tail FCT at every load (PDQ too, when the core has it). `figure(number, workload)` makes either.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from .common import (
     always_below,
     bin_stat,
     fct_points,
-    fct_row,
+    fct_table,
     line_panels,
     scheme_lines,
     select,
 )
+from .figure import Figure
 from .pfabric_fig7 import SCHEMES
 
 PANELS = (
@@ -74,5 +77,18 @@ def checks(workload: str, done: Done) -> list[Check]:
     return out
 
 
-def table(done: Done) -> list[dict]:
-    return [fct_row(labels, result) for labels, result in done]
+def figure(number: int, workload: str) -> Figure:
+    """pFabric Figure `number`: Figure 7's runs of `workload` broken down by flow size."""
+    return Figure(
+        name=f"pfabric-fig{number}",
+        paper="pFabric",
+        title=f"Figure {number}: {workload}, normalized FCT by flow size",
+        shows=f"{workload}: (0,100KB] mean and p99, (100KB,10MB] mean, (10MB,inf) mean vs load; "
+        "TCP, DCTCP, pFabric, PDQ, Ideal",
+        schemes=("tcp", "dctcp", "pfabric", "pdq", "ideal"),
+        points=partial(points, workload),
+        plot=partial(plot, workload, number),
+        checks=partial(checks, workload),
+        table=fct_table,
+        notes=("Shares Figure 7's runs through the store; PDQ runs when the core has it.",),
+    )

@@ -6,20 +6,23 @@ over time under FIFO, SP-PIFO (8 queues) and AIFO. The paper starts a flow every
 queues settle within microseconds at 40 Gbps, so the shape is the same and a run costs seconds, not hours),
 and the run stops at 20 ms. Figure 15's senders send at a constant 40 Gbps (UDP-like, `host =
 "constant-rate"`); Figure 16's are TCP, NewReno here where the testbed ran Cubic. FIFO is a 20-packet queue
-in arrival order (PIFO with rank = fifo, which ignores the flows' ranks).
+in arrival order (PIFO with rank = fifo, which ignores the flows' ranks). `figure` makes either figure from
+its hosts, its wording and its checks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..plots import _pyplot, _save
 from ..presets import Check
 from ..scenario import Scenario
-from .common import Done, available, select
+from .common import Done, available, run_panels, select
+from .figure import Figure
 
 LINK_GBPS = 40.0
 START_EVERY_S = 0.005
@@ -100,23 +103,15 @@ def jain(values: list[float]) -> float:
 
 
 def plot(done: Done, out_dir: Path, title: str) -> list[Path]:
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, len(done), figsize=(4.2 * len(done), 3.4), squeeze=False, sharey=True)
-    for ax, (labels, result) in zip(axes[0], done, strict=True):
+    def draw(ax, result) -> None:
         grid, series = rates(result)
         for k, values in series.items():
             ax.plot(grid * 1e3, values, label=f"flow {k + 1} (rank {RANKS[k]})")
-        ax.set_title(labels["scheme"], fontsize="medium")
         ax.set_xlabel("time (ms; the testbed's seconds scaled to ms)")
         ax.set_ylim(0, LINK_GBPS * 1.05)
         ax.legend(fontsize="x-small")
-    axes[0][0].set_ylabel("throughput (Gbps)")
-    fig.suptitle(title)
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = _save(fig, out_dir / "throughput")
-    plt.close(fig)
-    return paths
+
+    return run_panels(done, out_dir, "throughput", title, "throughput (Gbps)", draw, width=4.2)
 
 
 def rows(done: Done) -> list[dict]:
@@ -146,4 +141,35 @@ def newest_takes_the_link(done: Done, scheme: str, at_least: float) -> Check | N
         ", ".join(f"flow {k + 1}: {s:.0%}" for k, s in enumerate(shares)),
         "the newest flow takes the bandwidth",
         min(shares) >= at_least,
+    )
+
+
+def fifo_shares(done: Done, claim: str, expected: str, at_least: float) -> Check | None:
+    """Check: under FIFO the flows share the link once all are active (Jain index >= `at_least`)."""
+    fifo = select(done, scheme="FIFO")
+    if not fifo:
+        return None
+    last = last_period_gbps(fifo[0][1])
+    index = jain(last)
+    return Check(
+        claim,
+        f"Jain {index:.2f}; " + ", ".join(f"{g:.1f}" for g in last) + " Gbps",
+        expected,
+        index >= at_least,
+    )
+
+
+def figure(number: int, host: str, senders: str, plot_title: str, checks: Callable, **fields: Any) -> Figure:
+    """AIFO Figure `number`: the testbed run with `host` senders (`senders` in the title: "UDP", "TCP");
+    `fields` are the rest of the `Figure` (shows, published, notes)."""
+    return Figure(
+        name=f"aifo-fig{number}",
+        paper="AIFO",
+        title=f"AIFO Figure {number}: testbed, {senders}",
+        schemes=("pifo", "sp-pifo", "aifo"),
+        points=partial(points, host),
+        plot=partial(plot, title=plot_title),
+        checks=checks,
+        table=rows,
+        **fields,
     )

@@ -1,67 +1,22 @@
 """AIFO Figure 10: AIFO's queue length on a 1G/4G network (access 1 Gbps, leaf-spine 4 Gbps).
 
 Paper: on 1G/4G, q_len = 20 gives a much lower FCT than q_len = 100, since a long queue drains slowly at 1 Gbps. Checked: the small-flow mean at q_len 20 below q_len 100 at every load.
-Queue lengths 20, 50 and 100 packets (the paper's values beyond 20 and 100 are not in the seed text).
+Queue lengths 20, 50 and 100 packets (the paper's values beyond 20 and 100 are not in the seed text); the
+sweep, plot and table are Figure 11's on other links (`_aifo.queue_length_figure`).
 """
 
 from __future__ import annotations
 
-from functools import partial
-from pathlib import Path
-
-from ..presets import Check
 from . import _aifo
-from .common import Done
-from .figure import Figure
 
-QUEUE_PKTS = (20, 50, 100)
-VARIANTS = {f"AIFO q_len={q}": {"name": "aifo", "capacity_pkts": q} for q in QUEUE_PKTS}
-# On slow links a long queue costs queueing delay; on fast ones it barely matters.
-SLOW_LINKS = True
+# On slow links a long queue costs queueing delay.
 TOPOLOGY = {"host_rate_gbps": 1, "core_rate_gbps": 4}
 
-
-def plot(done: Done, out_dir: Path) -> list[Path]:
-    return _aifo.plot_fct(
-        done, out_dir, "queue_length", "AIFO Figure 10: queue length, 1G/4G", list(VARIANTS)
-    )
-
-
-def checks(done: Done) -> list[Check]:
-    xs, short = _aifo.values(done, "AIFO q_len=20", _aifo.small_mean_ms)
-    _, long = _aifo.values(done, "AIFO q_len=100", _aifo.small_mean_ms)
-    if not xs or len(long) != len(xs):
-        return []
-    ratios = [s / l for s, l in zip(short, long, strict=True)]
-    shown = f"q_len 20 / q_len 100 small-flow mean from {min(ratios):.2f} to {max(ratios):.2f}"
-    if SLOW_LINKS:
-        return [
-            Check(
-                "on 1G/4G a queue of 20 beats a queue of 100 for small flows at every load",
-                shown,
-                "much smaller with q_len = 20",
-                all(r < 1 for r in ratios),
-            )
-        ]
-    return [
-        Check(
-            "on 10G/40G a queue of 20 is close to a queue of 100 (within 25%) at every load",
-            shown,
-            "close",
-            all(abs(r - 1) <= 0.25 for r in ratios),
-        )
-    ]
-
-
-FIGURE = Figure(
-    name="aifo-fig10",
-    paper="AIFO",
-    title="AIFO Figure 10: queue length, 1G/4G",
-    shows="FCT vs load for AIFO with queues of 20, 50 and 100 packets on a 1G/4G leaf-spine",
-    schemes=("aifo",),
-    points=partial(_aifo.points, variants=VARIANTS, topology=TOPOLOGY),
-    plot=plot,
-    checks=checks,
-    table=_aifo.rows,
-    notes=("Queue lengths 20/50/100 packets; the paper's full set is not in the seed text.",),
+FIGURE = _aifo.queue_length_figure(
+    10,
+    links="1G/4G",
+    topology=TOPOLOGY,
+    claim="on 1G/4G a queue of 20 beats a queue of 100 for small flows at every load",
+    expected="much smaller with q_len = 20",
+    holds=lambda ratio: ratio < 1,
 )

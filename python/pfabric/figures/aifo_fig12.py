@@ -12,10 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plots import _pyplot, _save
 from ..presets import Check
 from . import _reorder
-from .common import Done, select
+from .common import Done, run_panels, select
 from .figure import Figure
 
 SHOWN_PACKETS = 60_000
@@ -23,9 +22,7 @@ COLORS = {"small": "tab:blue", "medium": "tab:green", "large": "tab:red"}
 
 
 def plot(done: Done, out_dir: Path) -> list[Path]:
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, len(done), figsize=(3.6 * len(done), 3.4), squeeze=False, sharey=True)
-    for ax, (labels, result) in zip(axes[0], done, strict=True):
+    def draw(ax, result) -> None:
         arrivals = result.arrivals.slice(0, SHOWN_PACKETS)
         flow = arrivals.column("flow_id").to_numpy()
         rank = arrivals.column("rank").to_numpy().astype(float)
@@ -33,16 +30,11 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
         for flow_id, name in sorted(names.items(), key=lambda kv: kv[1]):
             index = np.flatnonzero(flow == flow_id)
             ax.scatter(index, rank[index] / 1e6, s=0.5, color=COLORS[name], label=name, rasterized=True)
-        ax.set_title(labels["scheme"], fontsize="medium")
         ax.set_xlabel("arrival order at the receiver (packets)")
         ax.legend(fontsize="x-small", markerscale=10)
-    axes[0][0].set_ylabel("rank (remaining MB)")
-    fig.suptitle("AIFO Figure 12: packets logged at the receiver, 1 Gbps")
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = _save(fig, out_dir / "ranks_at_receiver")
-    plt.close(fig)
-    return paths
+
+    title = "AIFO Figure 12: packets logged at the receiver, 1 Gbps"
+    return run_panels(done, out_dir, "ranks_at_receiver", title, "rank (remaining MB)", draw)
 
 
 def checks(done: Done) -> list[Check]:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plots import _pyplot, _save
+from ..plots import _pyplot
 from ..presets import Check
 from . import _aifo
-from .common import Done, select
+from .common import Done, save_figure, select
 from .figure import Figure
 
 VARIANTS = {
@@ -60,21 +60,11 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     ax.set_ylabel("mean FCT (ms)")
     ax.set_title(f"(c) FCT breakdown at load {BREAKDOWN_LOAD}", fontsize="medium")
     ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    paths += _save(fig, out_dir / "breakdown")
-    plt.close(fig)
-    return paths
+    return paths + save_figure(fig, out_dir, "breakdown")
 
 
 def checks(done: Done) -> list[Check]:
-    out = [
-        c
-        for c in (
-            _aifo.lower_everywhere(done, "AIFO", other, _aifo.small_mean_ms, "small-flow mean FCT")
-            for other in ("TCP", "DCTCP")
-        )
-        if c
-    ]
+    out = _aifo.lower_than_each(done, "AIFO", ("TCP", "DCTCP"))
     at = {l["scheme"]: _aifo.small_mean_ms(r) for l, r in select(done, load=BREAKDOWN_LOAD)}
     for other, key in (("AFQ", "aifo_small_fct_over_afq"), ("SP-PIFO", "aifo_small_fct_over_sp_pifo")):
         if "AIFO" in at and other in at:

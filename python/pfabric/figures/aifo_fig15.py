@@ -12,46 +12,28 @@ departure keep the queue), so the FIFO check fails where the testbed's jitter le
 
 from __future__ import annotations
 
-from functools import partial
-from pathlib import Path
-
 from ..presets import Check
 from . import _testbed
-from .common import Done, select
-from .figure import Figure
-
-
-def plot(done: Done, out_dir: Path) -> list[Path]:
-    return _testbed.plot(done, out_dir, "AIFO Figure 15: constant-rate (UDP-like) flows, fixed ranks")
+from .common import Done
 
 
 def checks(done: Done) -> list[Check]:
-    out = [c for c in (_testbed.newest_takes_the_link(done, s, 0.8) for s in ("AIFO", "SP-PIFO")) if c]
-    fifo = select(done, scheme="FIFO")
-    if fifo:
-        last = _testbed.last_period_gbps(fifo[0][1])
-        index = _testbed.jain(last)
-        out.append(
-            Check(
-                "FIFO: the four flows converge to the same rate (Jain index >= 0.9)",
-                f"Jain {index:.2f}; " + ", ".join(f"{g:.1f}" for g in last) + " Gbps",
-                "same rate",
-                index >= 0.9,
-            )
+    found = [_testbed.newest_takes_the_link(done, s, 0.8) for s in ("AIFO", "SP-PIFO")]
+    found.append(
+        _testbed.fifo_shares(
+            done, "FIFO: the four flows converge to the same rate (Jain index >= 0.9)", "same rate", 0.9
         )
-    return out
+    )
+    return [c for c in found if c]
 
 
-FIGURE = Figure(
-    name="aifo-fig15",
-    paper="AIFO",
-    title="AIFO Figure 15: testbed, UDP",
-    shows="throughput of four constant-rate flows starting one after another with fixed ranks: FIFO, SP-PIFO, AIFO",
-    schemes=("pifo", "sp-pifo", "aifo"),
-    points=partial(_testbed.points, "constant-rate"),
-    plot=plot,
+FIGURE = _testbed.figure(
+    15,
+    host="constant-rate",
+    senders="UDP",
+    plot_title="AIFO Figure 15: constant-rate (UDP-like) flows, fixed ranks",
     checks=checks,
-    table=_testbed.rows,
+    shows="throughput of four constant-rate flows starting one after another with fixed ranks: FIFO, SP-PIFO, AIFO",
     notes=(
         (
             "A hardware testbed experiment in the paper, simulated here with flows 5 ms apart instead of 5 s; "

@@ -10,19 +10,11 @@ Thresholds are ours.
 
 from __future__ import annotations
 
-from functools import partial
-from pathlib import Path
-
 from ..presets import Check
 from . import _testbed
 from .common import Done, select
-from .figure import Figure
 
 PUBLISHED = {"aifo_flow4_gbps": 30.0, "aifo_flow1_gbps": (0.2, 1.0)}
-
-
-def plot(done: Done, out_dir: Path) -> list[Path]:
-    return _testbed.plot(done, out_dir, "AIFO Figure 16: TCP flows, fixed ranks")
 
 
 def checks(done: Done) -> list[Check]:
@@ -39,31 +31,19 @@ def checks(done: Done) -> list[Check]:
                     g[3] > g[0] and g[3] > 0.5 * _testbed.LINK_GBPS,
                 )
             )
-    fifo = select(done, scheme="FIFO")
-    if fifo:
-        last = _testbed.last_period_gbps(fifo[0][1])
-        index = _testbed.jain(last)
-        out.append(
-            Check(
-                "FIFO: the four TCP flows share (Jain index >= 0.8)",
-                f"Jain {index:.2f}; " + ", ".join(f"{g:.1f}" for g in last) + " Gbps",
-                "similar rates",
-                index >= 0.8,
-            )
-        )
-    return out
+    out.append(
+        _testbed.fifo_shares(done, "FIFO: the four TCP flows share (Jain index >= 0.8)", "similar rates", 0.8)
+    )
+    return [c for c in out if c]
 
 
-FIGURE = Figure(
-    name="aifo-fig16",
-    paper="AIFO",
-    title="AIFO Figure 16: testbed, TCP",
-    shows="throughput of four TCP flows starting one after another with fixed ranks: FIFO, SP-PIFO, AIFO",
-    schemes=("pifo", "sp-pifo", "aifo"),
-    points=partial(_testbed.points, "tcp"),
-    plot=plot,
+FIGURE = _testbed.figure(
+    16,
+    host="tcp",
+    senders="TCP",
+    plot_title="AIFO Figure 16: TCP flows, fixed ranks",
     checks=checks,
-    table=_testbed.rows,
+    shows="throughput of four TCP flows starting one after another with fixed ranks: FIFO, SP-PIFO, AIFO",
     published=PUBLISHED,
     notes=(
         (

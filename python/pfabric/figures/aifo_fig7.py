@@ -26,14 +26,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
 
 
 def checks(done: Done) -> list[Check]:
-    out = [
-        c
-        for c in (
-            _aifo.lower_everywhere(done, "AIFO", other, _aifo.small_mean_ms, "small-flow mean FCT")
-            for other in ("TCP", "DCTCP")
-        )
-        if c
-    ]
+    out = _aifo.lower_than_each(done, "AIFO", ("TCP", "DCTCP"))
     growth = {}
     for label in ("AIFO", "TCP", "DCTCP"):
         xs, ys = _aifo.values(done, label, _aifo.small_mean_ms)

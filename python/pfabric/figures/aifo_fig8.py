@@ -30,12 +30,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
 
 
 def checks(done: Done) -> list[Check]:
-    out = []
-    check = _aifo.lower_everywhere(
-        done, "AIFO k=0.1", "AIFO k=0.9", _aifo.small_mean_ms, "small-flow mean FCT"
-    )
-    if check:
-        out.append(check)
+    out = _aifo.lower_than_each(done, "AIFO k=0.1", ("AIFO k=0.9",))
     xs, low = _aifo.values(done, "AIFO k=0.1", _aifo.small_mean_ms)
     _, high = _aifo.values(done, "AIFO k=0.9", _aifo.small_mean_ms)
     if xs:

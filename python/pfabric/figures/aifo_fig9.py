@@ -30,12 +30,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
 
 
 def checks(done: Done) -> list[Check]:
-    out = []
-    check = _aifo.lower_everywhere(
-        done, "window 20", "window 1000", _aifo.small_mean_ms, "small-flow mean FCT"
-    )
-    if check:
-        out.append(check)
+    out = _aifo.lower_than_each(done, "window 20", ("window 1000",))
     xs, big = _aifo.values(done, "window 1000", _aifo.small_mean_ms)
     _, sampled = _aifo.values(done, "window 20, 1 in 50 sampled", _aifo.small_mean_ms)
     if xs and len(sampled) == len(xs):

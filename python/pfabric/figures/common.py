@@ -153,6 +153,11 @@ def unfinished(result: RunResult) -> int:
     return int(result.summary.get("flows_unfinished", 0))
 
 
+def fct_table(done: Done) -> list[dict]:
+    """table.csv of an FCT figure: one `fct_row` per run."""
+    return [fct_row(labels, result) for labels, result in done]
+
+
 def fct_row(labels: dict, result: RunResult) -> dict[str, Any]:
     """A table row for an FCT run: its labels, the overall mean and each bin's mean and p99."""
     row = dict(labels)
@@ -179,8 +184,13 @@ def select(done: Done, **labels: Any) -> Done:
 
 def series(done: Done, x: str, metric: Callable[[RunResult], float], **labels: Any) -> tuple[list, list]:
     """(xs, ys) over the runs matching `labels`, sorted by the label `x`."""
-    pairs = sorted((l[x], metric(r)) for l, r in select(done, **labels))
-    return [p[0] for p in pairs], [p[1] for p in pairs]
+    return sorted_xy((l[x], metric(r)) for l, r in select(done, **labels))
+
+
+def sorted_xy(pairs: Iterable[tuple]) -> tuple[list, list]:
+    """(xs, ys) of (x, y) pairs, sorted by x."""
+    ordered = sorted(pairs)
+    return [p[0] for p in ordered], [p[1] for p in ordered]
 
 
 def values_of(done: Done, key: str) -> list:
@@ -270,20 +280,54 @@ def line_panels(
         ax.set_visible(False)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    return save_figure(fig, out_dir, stem)
+
+
+def paper_marks(label: str, published: dict) -> tuple[str, list, list]:
+    """A panel's `marks` entry for the paper's values, from a published `{x: y}`."""
+    return (label, list(published), list(published.values()))
+
+
+def run_panels(
+    done: Done, out_dir: Path, stem: str, title: str, ylabel: str, draw: Callable, width: float = 3.6
+) -> list[Path]:
+    """One panel per run side by side, titled by its scheme label, sharing the y axis; `draw(ax, result)`
+    fills a panel. Saved as `<stem>.png` and `<stem>.pdf`."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(done), figsize=(width * len(done), 3.4), squeeze=False, sharey=True)
+    for ax, (labels, result) in zip(axes[0], done, strict=True):
+        draw(ax, result)
+        ax.set_title(labels["scheme"], fontsize="medium")
+    axes[0][0].set_ylabel(ylabel)
+    fig.suptitle(title)
+    return save_figure(fig, out_dir, stem)
+
+
+def save_figure(fig, out_dir: Path, stem: str, tight: bool = True) -> list[Path]:
+    """Lay the figure out (unless `tight=False`), save it as `<stem>.png` and `<stem>.pdf` in `out_dir`,
+    close it, and return both paths."""
+    if tight:
+        fig.tight_layout()
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = _save(fig, out_dir / stem)
-    plt.close(fig)
+    _pyplot().close(fig)
     return paths
 
 
-def scheme_lines(done: Done, metric: Callable[[RunResult], float], schemes: Sequence[str], **labels) -> list:
-    """One line per scheme label over load, for the runs matching `labels`."""
+def scheme_lines(
+    done: Done,
+    metric: Callable[[RunResult], float],
+    schemes: Sequence[str],
+    *,
+    legend: dict[str, str] | None = None,
+    **labels,
+) -> list:
+    """One line per scheme label that ran, over load, for the runs matching `labels`; `legend` renames some."""
     lines = []
     for scheme in schemes:
         xs, ys = series(done, "load", metric, scheme=scheme, **labels)
         if xs:
-            lines.append((scheme, xs, ys))
+            lines.append(((legend or {}).get(scheme, scheme), xs, ys))
     return lines
 
 

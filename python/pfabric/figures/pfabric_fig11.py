@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plots import _pyplot, _save
+from ..plots import _pyplot
 from ..presets import Check
 from . import _deadlines as d
-from .common import NFCT, Done, flows_stat, select
+from .common import NFCT, Done, flows_stat, save_figure, select
 from .figure import Figure
 
 
@@ -47,11 +47,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
             f"({letter}) {workload}, flows without deadlines, load {d.FIG11_LOAD}", fontsize="medium"
         )
         ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = _save(fig, out_dir / "non_deadline_fct")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out_dir, "non_deadline_fct")
 
 
 def checks(done: Done) -> list[Check]:

@@ -19,12 +19,13 @@ from .common import (
     SMALL,
     Done,
     bin_stat,
-    fct_row,
+    fct_table,
     flows_for,
     line_panels,
     mean_nfct,
     poisson,
     select,
+    series,
 )
 from .figure import Figure
 
@@ -103,10 +104,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
         ("(a) overall: average", mean_nfct),
         ("(b) (0, 100KB]: 99th percentile", lambda r: bin_stat(r, SMALL, "p99_normalized_fct")),
     ):
-        lines = []
-        for rto in rtos:
-            pairs = sorted((l["queue_bdp"], metric(r)) for l, r in select(done, rto_rtt=rto))
-            lines.append((f"RTO = {rto} RTT", [p[0] for p in pairs], [p[1] for p in pairs]))
+        lines = [(f"RTO = {rto} RTT", *series(done, "queue_bdp", metric, rto_rtt=rto)) for rto in rtos]
         panels.append(
             {
                 "title": title,
@@ -120,10 +118,6 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     )
 
 
-def table(done: Done) -> list[dict]:
-    return [fct_row(labels, result) for labels, result in done]
-
-
 FIGURE = Figure(
     name="pfabric-fig12",
     paper="pFabric",
@@ -133,7 +127,7 @@ FIGURE = Figure(
     points=points,
     plot=plot,
     checks=checks,
-    table=table,
+    table=fct_table,
     notes=(
         (
             "Paper scale: qSize 0.5/1/1.5/2/3/4/5 x 18 KB, RTO 2/3/6/10/20 x 14.6 us, 20,000 flows per run; "

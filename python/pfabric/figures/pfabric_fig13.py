@@ -13,23 +13,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plots import _pyplot, _save
+from ..plots import _pyplot
 from ..presets import Check
-from .common import SCHEMES, Done, flows_for, poisson
+from .common import Done, fct_points, save_figure
 from .figure import Figure
 
 MSS = 1460
 TIERS = {"host-nic": "first hop (source NIC)", "to-host": "last hop (to the destination)"}
 BIG_PKTS = 3000
+LOAD = 0.8
 
 
 def points(quick: bool):
-    return [
-        (
-            {"workload": "web search", "load": 0.8, "scheme": "pFabric"},
-            poisson("websearch", 0.8, flows_for("websearch", quick), SCHEMES["pFabric"]),
-        )
-    ]
+    return fct_points(quick, ["pFabric"], workloads=["web search"], loads=[LOAD])
 
 
 def _rows(result) -> list[dict]:
@@ -55,11 +51,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     ax.set_ylabel("loss rate (% of data packets)")
     ax.set_title("pFabric, web search at load 0.8: loss by priority (Figure 13)", fontsize="medium")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = _save(fig, out_dir / "loss_by_priority")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out_dir, "loss_by_priority")
 
 
 def checks(done: Done) -> list[Check]:

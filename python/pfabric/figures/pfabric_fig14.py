@@ -12,7 +12,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..presets import Check
-from .common import LOAD, NFCT, WORKLOADS, Done, fct_points, fct_row, line_panels, mean_nfct, series
+from .common import (
+    LOAD,
+    NFCT,
+    WORKLOADS,
+    Done,
+    fct_points,
+    fct_table,
+    line_panels,
+    mean_nfct,
+    scheme_lines,
+    series,
+)
 from .figure import Figure
 
 # Labels as in the runs; "pFabric" is the remaining-size default, shared with Figure 7.
@@ -27,11 +38,7 @@ def points(quick: bool):
 def plot(done: Done, out_dir: Path) -> list[Path]:
     panels = []
     for letter, workload in zip("ab", WORKLOADS, strict=False):
-        lines = []
-        for scheme in SCHEMES:
-            xs, ys = series(done, "load", mean_nfct, workload=workload, scheme=scheme)
-            if xs:
-                lines.append((LEGEND.get(scheme, scheme), xs, ys))
+        lines = scheme_lines(done, mean_nfct, SCHEMES, legend=LEGEND, workload=workload)
         panels.append(
             {"title": f"({letter}) {workload}", "xlabel": LOAD, "ylabel": f"mean {NFCT}", "lines": lines}
         )
@@ -78,10 +85,6 @@ def checks(done: Done) -> list[Check]:
     return out
 
 
-def table(done: Done) -> list[dict]:
-    return [fct_row(labels, result) for labels, result in done]
-
-
 FIGURE = Figure(
     name="pfabric-fig14",
     paper="pFabric",
@@ -92,6 +95,6 @@ FIGURE = Figure(
     points=points,
     plot=plot,
     checks=checks,
-    table=table,
+    table=fct_table,
     notes=("The remaining-size, Ideal and PDQ runs are Figure 7's, shared through the store.",),
 )

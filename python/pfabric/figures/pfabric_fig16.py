@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis import thresholds as model
-from ..plots import _pyplot, _save
+from ..plots import _pyplot
 from ..presets import Check
 from ..workloads import load_cdf
-from .common import Done
+from .common import Done, save_figure
 from .figure import Figure
 
 LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -65,11 +65,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     ax.set_ylabel("FCT_n(t): model's mean normalized FCT")
     ax.set_title("Two priority queues, web search: FCT_n(t) (Figure 16)", fontsize="medium")
     ax.legend(fontsize="x-small", ncol=2)
-    fig.tight_layout()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = _save(fig, out_dir / "threshold_model")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out_dir, "threshold_model")
 
 
 def checks(done: Done) -> list[Check]:

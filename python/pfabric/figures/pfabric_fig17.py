@@ -22,11 +22,12 @@ from .common import (
     SMALL,
     Done,
     bin_stat,
-    fct_row,
+    fct_table,
     flows_for,
     line_panels,
     mean_nfct,
     poisson,
+    scheme_lines,
     series,
 )
 from .figure import Figure
@@ -55,15 +56,6 @@ def small_p99(result) -> float:
     return bin_stat(result, SMALL, "p99_normalized_fct")
 
 
-def _lines(done: Done, metric, labels) -> list:
-    out = []
-    for label in labels:
-        xs, ys = series(done, "load", metric, scheme=label)
-        if xs:
-            out.append((label, xs, ys))
-    return out
-
-
 def plot(done: Done, out_dir: Path) -> list[Path]:
     main = ("2 queues", "4 queues", "8 queues", "pFabric")
     panels = [
@@ -71,19 +63,19 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
             "title": "(a) overall: average",
             "xlabel": LOAD,
             "ylabel": f"mean {NFCT}",
-            "lines": _lines(done, mean_nfct, main),
+            "lines": scheme_lines(done, mean_nfct, main),
         },
         {
             "title": "(b) (0, 100KB]: 99th percentile",
             "xlabel": LOAD,
             "ylabel": NFCT,
-            "lines": _lines(done, small_p99, main),
+            "lines": scheme_lines(done, small_p99, main),
         },
         {
             "title": "(c) 4 queues: optimal vs equal-split thresholds",
             "xlabel": LOAD,
             "ylabel": f"mean {NFCT}",
-            "lines": _lines(done, mean_nfct, ("4 queues", "4 queues, equal split")),
+            "lines": scheme_lines(done, mean_nfct, ("4 queues", "4 queues, equal split")),
         },
     ]
     return line_panels(
@@ -130,10 +122,6 @@ def checks(done: Done) -> list[Check]:
     ]
 
 
-def table(done: Done) -> list[dict]:
-    return [fct_row(labels, result) for labels, result in done]
-
-
 FIGURE = Figure(
     name="pfabric-fig17",
     paper="pFabric",
@@ -144,7 +132,7 @@ FIGURE = Figure(
     points=points,
     plot=plot,
     checks=checks,
-    table=table,
+    table=fct_table,
     published=PUBLISHED,
     notes=(
         "Thresholds are the section 6.1 model's optimum for each load (scheme.thresholds_bytes = optimal).",

@@ -21,7 +21,7 @@ from .common import (
     Done,
     always_below,
     fct_points,
-    fct_row,
+    fct_table,
     line_panels,
     mean_nfct,
     pct,
@@ -111,10 +111,6 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     return line_panels(out_dir, "overall_mean_fct", panels, "Overall average FCT (Figure 7)")
 
 
-def table(done: Done) -> list[dict]:
-    return [fct_row(labels, result) for labels, result in done]
-
-
 FIGURE = Figure(
     name="pfabric-fig7",
     paper="pFabric",
@@ -124,7 +120,7 @@ FIGURE = Figure(
     points=points,
     plot=plot,
     checks=checks,
-    table=table,
+    table=fct_table,
     published=PUBLISHED,
     notes=(
         "PDQ runs when the core has it; `pfabric reproduce --list` names any scheme missing.",
