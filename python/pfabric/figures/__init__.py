@@ -29,6 +29,7 @@ _MODULES = (
     "pfabric_fig16",
     "pfabric_fig17",
     *(f"aifo_fig{n}" for n in range(7, 17)),
+    "cs244",
 )
 
 FIGURES: dict[str, Figure] = {}

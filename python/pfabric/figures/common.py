@@ -47,6 +47,10 @@ STYLE: dict[str, dict[str, Any]] = {
     "pFabric-EDF": {"color": "tab:orange", "marker": "v"},
     "pFabric-BytesSent": {"color": "tab:brown", "marker": "v"},
     "pFabric-FlowSize": {"color": "tab:pink", "marker": "^"},
+    "TCP-DropTail": {"color": "tab:blue", "marker": "s"},
+    "pFabric-10G-constants": {"color": "tab:orange", "marker": "o", "linestyle": ":"},
+    "PRIO-linear": {"color": "tab:olive", "marker": "P"},
+    "PRIO-log": {"color": "tab:cyan", "marker": "X"},
 }
 
 WORKLOADS = {"web search": "websearch", "data mining": "datamining"}
