@@ -80,6 +80,7 @@ MAX_SECONDS = workloads.MAX_SECONDS
 Rate = Annotated[float, _Number, Field(ge=1e-3, le=1e6)]
 Delay = Annotated[float, _Number, Field(ge=0, le=MAX_SECONDS * 1e6)]
 PositiveFloat = Annotated[float, _Number, Field(gt=0)]
+NonNegativeFloat = Annotated[float, _Number, Field(ge=0)]
 Seconds = Annotated[float, _Number, Field(gt=0, le=MAX_SECONDS)]
 Fraction = Annotated[float, _Number, Field(ge=0, lt=0.5)]
 Routing = Literal["spray", "ecmp"]
@@ -503,7 +504,9 @@ class Scheme(_Section):
     queue_bytes: PositiveInt | None = Field(None, description="Buffer per switch and NIC port, bytes.")
     init_cwnd_pkts: PositiveInt | None = Field(None, description="Initial congestion window, packets.")
     max_cwnd_pkts: PositiveInt | None = Field(None, description="Largest congestion window, packets.")
-    min_rto_us: PositiveFloat | None = Field(None, description="TCP/DCTCP: lower bound of the timeout.")
+    min_rto_us: NonNegativeFloat | None = Field(
+        None, description="TCP/DCTCP: lower bound of the timeout (0: none, as in the AIFO authors' code)."
+    )
     init_rto_us: PositiveFloat | None = Field(None, description="TCP/DCTCP: timeout before any RTT sample.")
     max_rto_us: PositiveFloat | None = Field(
         None, description="TCP/DCTCP: upper bound of the backed-off timeout."

@@ -180,8 +180,17 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
         }
         // The AIFO paper's settings (DESIGN section 4, from the authors' code); capacities in packets.
         "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
-            let mut v = tcp_like(225_000);
-            v.retain(|(k, _)| *k != "queue_bytes");
+            // TCP hosts as the authors' SRPT sender (netbench's NewReno "pfabric" socket): the window opens
+            // at its slow-start threshold of 30 segments and is capped at 64 KB (44 packets), the timeout is
+            // SRTT + 4 RTTVAR with no floor, 96.4 us before the first sample.
+            let mut v = vec![
+                ("init_cwnd_pkts", Value::from(30)),
+                ("max_cwnd_pkts", Value::from(44)),
+                ("min_rto_us", Value::from(0.0)),
+                ("init_rto_us", Value::from(96.4)),
+                ("max_rto_us", Value::from(1_000_000.0)),
+                ("dupack_threshold", Value::from(3)),
+            ];
             if name != "afq" {
                 v.push(("rank", Value::from("srpt")));
                 v.push(("priority", Value::from("remaining-unsent")));
@@ -740,7 +749,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
     let queue = match name {
         "pdq" => {
             t.protocol = Protocol::Pdq;
-            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
             t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
             t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
             t.pdq_probe_interval = ps_from_us(s.positive("probe_interval_us", d("probe_interval_us"))?);
@@ -774,7 +783,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                 }
                 t.constant_rate_bps = bps_from_gbps(gbps).max(1);
             }
-            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
             t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
             t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
@@ -814,7 +823,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         }
         "tcp" | "dctcp" | "prio-queues" => {
             t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
-            t.min_rto = ps_from_us(s.positive("min_rto_us", d("min_rto_us"))?);
+            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
             t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
             t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
