@@ -28,7 +28,10 @@ _MODULES = (
     "pfabric_fig14",
     "pfabric_fig16",
     "pfabric_fig17",
-    *(f"aifo_fig{n}" for n in range(7, 17)),
+    "aifo_fig7",
+    "aifo_fig7_datamining",
+    "aifo_fig7_1g",
+    *(f"aifo_fig{n}" for n in range(8, 17)),
     "cs244",
 )
 

@@ -25,10 +25,13 @@ from .common import Done, available, flows_stat, line_panels, poisson, scheme_li
 from .figure import Figure
 
 CDF = "websearch_netbench_lowerbound_discrete"
+DATAMINING_CDF = "datamining_netbench_lowerbound_discrete"
 LOADS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 LOADS_QUICK = (0.3, 0.5, 0.7)
 FLOWS, FLOWS_QUICK = 20_000, 2_000
 WORKLOAD = "web search (netbench lower bound)"
+DATAMINING = "data mining (netbench lower bound)"
+SLOW_LINKS = {"host_rate_gbps": 1, "core_rate_gbps": 4}  # the 1G/4G leaf-spine (Figure 10, SP-PIFO)
 # The authors' TCP and DCTCP hosts (netbench's NewReno): a window of 3 segments at the start, capped at 64 KB
 # (44 packets), a timeout of SRTT + 4 RTTVAR with no floor, 300 us before the first sample. Their SRPT
 # hosts (the schedulers' `tcp` host, the core's default for them) open at 30 segments instead: much of the
@@ -61,8 +64,10 @@ def points(
     variants: dict[str, dict[str, Any]],
     topology: dict | None = None,
     loads: Sequence[float] = (),
+    workload: tuple[str, str] = (WORKLOAD, CDF),
 ) -> list[tuple[dict[str, Any], Any]]:
-    """Every (load, variant) the core can run, on the AIFO set-up (optionally another topology)."""
+    """Every (load, variant) the core can run, on the AIFO set-up (optionally another topology, or another
+    `workload`: its label and packaged CDF)."""
     loads = loads or (LOADS_QUICK if quick else LOADS)
     flows = FLOWS_QUICK if quick else FLOWS
     out = []
@@ -70,10 +75,10 @@ def points(
         for label, scheme in variants.items():
             if not available(scheme):
                 continue
-            scenario = poisson(CDF, load, flows, scheme)
+            scenario = poisson(workload[1], load, flows, scheme)
             if topology:
                 scenario = scenario.with_values({f"topology.{k}": v for k, v in topology.items()})
-            out.append(({"workload": WORKLOAD, "load": load, "scheme": label}, scenario))
+            out.append(({"workload": workload[0], "load": load, "scheme": label}, scenario))
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import _aifo
 
 # On slow links a long queue costs queueing delay.
-TOPOLOGY = {"host_rate_gbps": 1, "core_rate_gbps": 4}
+TOPOLOGY = _aifo.SLOW_LINKS
 
 FIGURE = _aifo.queue_length_figure(
     10,

@@ -21,12 +21,6 @@ VARIANTS = {
 }
 
 
-def plot(done: Done, out_dir: Path) -> list[Path]:
-    return _aifo.plot_fct(
-        done, out_dir, "fct_vs_load", "AIFO Figure 7: web search, SRPT ranks", list(VARIANTS)
-    )
-
-
 def checks(done: Done) -> list[Check]:
     out = _aifo.lower_than_each(done, "AIFO", ("TCP", "DCTCP"))
     growth = {}
@@ -58,24 +52,38 @@ def checks(done: Done) -> list[Check]:
     return out
 
 
-FIGURE = Figure(
-    name="aifo-fig7",
-    paper="AIFO",
-    title="AIFO Figure 7: FCT vs load, web search",
-    shows="small-flow mean and p99 FCT and large-flow mean FCT vs load: TCP, DCTCP, PIFO, SP-PIFO, AIFO",
-    schemes=("tcp", "dctcp", "pifo", "sp-pifo", "aifo"),
-    points=partial(_aifo.points, variants=VARIANTS),
-    plot=plot,
-    checks=checks,
-    table=_aifo.rows,
-    notes=(
-        (
-            "Loads 0.2-0.8 and 20,000 flows per run (quick: 0.3/0.5/0.7, 2,000 flows) are our choice; the "
-            "paper's exact loads and run lengths are not in the seed text."
+def fct_vs_load_figure(
+    name: str, setting: str, workload: tuple[str, str] = (_aifo.WORKLOAD, _aifo.CDF), topology: dict | None = None
+) -> Figure:
+    """Figure 7's sweep and checks on a `workload` (label, packaged CDF) and leaf-spine `topology` (None: the
+    10/40 Gbps fabric), described as `setting` ("web search")."""
+    title = f"AIFO Figure 7: FCT vs load, {setting}"
+
+    def plot(done: Done, out_dir: Path) -> list[Path]:
+        return _aifo.plot_fct(done, out_dir, "fct_vs_load", f"{title}, SRPT ranks", list(VARIANTS))
+
+    return Figure(
+        name=name,
+        paper="AIFO",
+        title=title,
+        shows=f"{setting}: small-flow mean and p99 FCT and large-flow mean FCT vs load: TCP, DCTCP, PIFO, "
+        "SP-PIFO, AIFO",
+        schemes=("tcp", "dctcp", "pifo", "sp-pifo", "aifo"),
+        points=partial(_aifo.points, variants=VARIANTS, topology=topology, workload=workload),
+        plot=plot,
+        checks=checks,
+        table=_aifo.rows,
+        notes=(
+            (
+                "Loads 0.2-0.8 and 20,000 flows per run (quick: 0.3/0.5/0.7, 2,000 flows) are our choice; the "
+                "paper's exact loads and run lengths are not in the seed text."
+            ),
+            (
+                "DCTCP (IW 30) is not in the paper: DCTCP with the schedulers' 30-segment initial window, which "
+                "shows how much of the gap to DCTCP comes from the hosts rather than the scheduler."
+            ),
         ),
-        (
-            "DCTCP (IW 30) is not in the paper: DCTCP with the schedulers' 30-segment initial window, which "
-            "shows how much of the gap to DCTCP comes from the hosts rather than the scheduler."
-        ),
-    ),
-)
+    )
+
+
+FIGURE = fct_vs_load_figure("aifo-fig7", "web search")
