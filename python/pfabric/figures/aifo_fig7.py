@@ -53,7 +53,10 @@ def checks(done: Done) -> list[Check]:
 
 
 def fct_vs_load_figure(
-    name: str, setting: str, workload: tuple[str, str] = (_aifo.WORKLOAD, _aifo.CDF), topology: dict | None = None
+    name: str,
+    setting: str,
+    workload: tuple[str, str] = (_aifo.WORKLOAD, _aifo.CDF),
+    topology: dict | None = None,
 ) -> Figure:
     """Figure 7's sweep and checks on a `workload` (label, packaged CDF) and leaf-spine `topology` (None: the
     10/40 Gbps fabric), described as `setting` ("web search")."""
