@@ -44,8 +44,9 @@ struct PortState {
     tx_bytes: u64,
     /// PDQ's per-flow rate arbitration at this port, in a PDQ run.
     pdq: Option<Box<PdqPort>>,
-    /// Used when `ps_per_byte` is 0 (it also fills the line, so that the queue starts the next one).
-    rate_bps: u64,
+    /// Bytes in the queue, mirrored here from what enqueue and dequeue hand back so that the hot path reads a
+    /// field instead of dispatching on the queue's kind (every packet has a wire size > 0: 0 means empty).
+    queued_bytes: u64,
     peer_node: u32,
     /// Index of the port's tier (first hop, fabric, last hop) in the loss tables.
     tier: u8,
@@ -57,6 +58,8 @@ struct PortState {
     /// Time integral of the queue's bytes (byte-picoseconds) up to `queue_since`: its time average.
     queue_area: u128,
     queue_since: Time,
+    /// Used when `ps_per_byte` is 0.
+    rate_bps: u64,
     /// Drops and the deepest queue: touched only when they change.
     drops: PortCounters,
 }
@@ -65,7 +68,7 @@ impl PortState {
     /// Add the queue's occupancy since the last change to its time integral; call before the queue changes.
     #[inline]
     fn account_queue(&mut self, now: Time) {
-        self.queue_area += self.queue.bytes() as u128 * (now - self.queue_since) as u128;
+        self.queue_area += self.queued_bytes as u128 * (now - self.queue_since) as u128;
         self.queue_since = now;
     }
 }
@@ -169,6 +172,7 @@ impl Simulation {
                 busy_until: 0,
                 ps_per_byte: if bits_ps.is_multiple_of(spec.rate_bps) { bits_ps / spec.rate_bps } else { 0 },
                 rate_bps: spec.rate_bps,
+                queued_bytes: 0,
                 delay_ps: spec.delay_ps,
                 tx_packets: 0,
                 tx_bytes: 0,
@@ -284,7 +288,7 @@ impl Simulation {
     /// Time-averaged bytes in a port's queue over the run so far.
     pub fn mean_queue_bytes(&self, port: usize) -> f64 {
         let ps = &self.ports[port];
-        let area = ps.queue_area + ps.queue.bytes() as u128 * (self.now - ps.queue_since) as u128;
+        let area = ps.queue_area + ps.queued_bytes as u128 * (self.now - ps.queue_since) as u128;
         if self.now == 0 {
             0.0
         } else {
@@ -514,6 +518,7 @@ impl Simulation {
         self.counters.peak_live_packets = self.counters.peak_live_packets.max(self.pool.live() as u64);
     }
 
+    #[inline(always)]
     fn enqueue(&mut self, port: u32, id: PacketId) {
         let ps = &mut self.ports[port as usize];
         if let Some(pdq) = &mut ps.pdq {
@@ -524,14 +529,16 @@ impl Simulation {
             let cell = ps.tier as usize * self.loss.bins() + p.loss_bin as usize;
             self.loss.offered[cell] += 1;
         }
-        if !ps.wake_pending && ps.busy_until <= self.now && ps.queue.is_empty() {
-            let wire = p.wire;
+        let wire = p.wire;
+        if !ps.wake_pending && ps.busy_until <= self.now && ps.queued_bytes == 0 {
             self.transmit(port, id, wire);
             return;
         }
         ps.account_queue(self.now);
+        ps.queued_bytes += wire as u64;
         if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool, self.now) {
             let p = self.pool.get(dropped);
+            ps.queued_bytes -= p.wire as u64;
             ps.drops.drop_packets += 1;
             ps.drops.drop_bytes += p.wire as u64;
             if p.kind == PacketKind::Data {
@@ -544,7 +551,8 @@ impl Simulation {
             }
             self.pool.release(dropped);
         }
-        ps.drops.max_queue_bytes = ps.drops.max_queue_bytes.max(ps.queue.bytes());
+        debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
+        ps.drops.max_queue_bytes = ps.drops.max_queue_bytes.max(ps.queued_bytes);
         if !ps.wake_pending {
             ps.wake_pending = true;
             let at = ps.busy_until.max(self.now);
@@ -552,6 +560,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn transmit(&mut self, port: u32, id: PacketId, wire: u32) {
         let ps = &mut self.ports[port as usize];
         let wire = wire as u64;
@@ -568,9 +577,11 @@ impl Simulation {
         ps.wake_pending = false;
         ps.account_queue(self.now);
         if let Some((id, wire)) = ps.queue.dequeue(&self.pool, self.now) {
+            ps.queued_bytes -= wire as u64;
+            debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
             self.transmit(port, id, wire);
             let ps = &mut self.ports[port as usize];
-            if !ps.queue.is_empty() {
+            if ps.queued_bytes != 0 {
                 ps.wake_pending = true;
                 let at = ps.busy_until;
                 self.events.schedule(at, EventKind::PortFree, port, 0);
@@ -592,16 +603,19 @@ impl Simulation {
             self.enqueue(port, id);
         } else {
             let pkt = *self.pool.get(id);
-            self.pool.release(id);
             debug_assert_eq!(pkt.dst, node);
             match pkt.kind {
-                PacketKind::Data | PacketKind::Probe => self.receive_data(pkt),
-                PacketKind::Ack => self.receive_ack(pkt),
+                PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
+                PacketKind::Ack => {
+                    self.pool.release(id);
+                    self.receive_ack(pkt)
+                }
             }
         }
     }
 
-    fn receive_data(&mut self, pkt: Packet) {
+    /// Data (or a probe) `pkt`, held in the pool as `id`, reaches its receiver; its ACK takes over the slot.
+    fn receive_data(&mut self, id: PacketId, pkt: Packet) {
         if pkt.kind == PacketKind::Data {
             self.counters.data_packets_delivered += 1;
         } else {
@@ -609,6 +623,7 @@ impl Simulation {
         }
         let slot = self.slot_of[pkt.flow as usize];
         if slot == NO_SLOT {
+            self.pool.release(id);
             return; // a late copy for a flow whose sender already closed
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
@@ -648,10 +663,10 @@ impl Simulation {
             rate_bps: pkt.rate_bps,
             paused_by: pkt.paused_by,
         };
-        let mut out = std::mem::take(&mut self.out);
-        out.push(ack);
-        self.send_from_host(pkt.dst, &mut out);
-        self.out = out;
+        // The ACK reuses the data packet's pool slot: no release, allocation or copy through `out`.
+        *self.pool.get_mut(id) = ack;
+        self.counters.control_packets_sent += 1;
+        self.enqueue(self.topo.nic_port(pkt.dst), id);
     }
 
     fn receive_ack(&mut self, ack: Packet) {

@@ -39,6 +39,27 @@ fn pfabric_run_drains_and_conserves_packets() {
     check_conservation(&sim);
 }
 
+/// Every port discipline under load (the engine's debug checks compare its mirror of each queue's bytes with
+/// the queue's own count after every enqueue and dequeue).
+#[test]
+fn every_scheme_drains_and_conserves_packets() {
+    for scheme in [
+        json!({"name": "dctcp"}),
+        json!({"name": "pfabric-linerate"}),
+        json!({"name": "pdq"}),
+        json!({"name": "pifo"}),
+        json!({"name": "sp-pifo"}),
+        json!({"name": "aifo"}),
+        json!({"name": "pieo"}),
+        json!({"name": "afq"}),
+        json!({"name": "pifo", "rank": "stfq"}),
+    ] {
+        let sim = run(0.7, 300, scheme.clone(), 6);
+        assert_eq!(sim.counters().flows_finished, 300, "{scheme}");
+        check_conservation(&sim);
+    }
+}
+
 #[test]
 fn prio_queues_run_drains_conserves_and_favours_small_flows() {
     let thresholds = json!({"name": "prio-queues", "thresholds_bytes": [20_000, 200_000, 2_000_000]});

@@ -162,7 +162,7 @@ impl Topology {
     }
 
     /// Equal-cost next-hop ports of switch `node` towards host `dst`.
-    #[inline]
+    #[inline(always)]
     pub fn next_hops(&self, node: u32, dst: u32) -> &[u32] {
         let edge = self.host_switch[dst as usize];
         if node == edge {

@@ -170,7 +170,7 @@ impl Ranked {
 
 impl Queue {
     /// Offer packet `id`; returns the packet dropped to make room, if any (the arrival or another).
-    #[inline]
+    #[inline(always)]
     pub fn enqueue(&mut self, id: PacketId, pool: &mut PacketPool, now: Time) -> Option<PacketId> {
         match self {
             Queue::DropTail(q) => q.enqueue(id, pool),

@@ -57,7 +57,8 @@ const WORDS: usize = SLOTS / 64;
 /// Ties are taken by insertion sequence wherever the events wait, so the order is exactly (time, seq).
 /// Measured against a binary heap, a 4-ary heap and the radix heap alone in bench/RESULTS.md.
 pub struct EventQueue {
-    wheel: Vec<Vec<Event>>,
+    /// A fixed array, so that indexing by a masked slot number needs no bounds check.
+    wheel: Box<[Vec<Event>; SLOTS]>,
     occupied: [u64; WORDS],
     /// Absolute slot number (time >> shift) of the last event popped: the wheel covers [cur, cur + SLOTS).
     cur: u64,
@@ -82,7 +83,7 @@ impl EventQueue {
     /// A queue whose wheel slots are `2^shift` picoseconds wide.
     pub fn with_slot_width(shift: u32) -> Self {
         EventQueue {
-            wheel: (0..SLOTS).map(|_| Vec::new()).collect(),
+            wheel: Box::new(std::array::from_fn(|_| Vec::new())),
             occupied: [0; WORDS],
             cur: 0,
             shift,
