@@ -731,8 +731,9 @@ impl Simulation {
     }
 }
 
-/// How far ahead packet events fall: twice the longest serialization of a full packet plus propagation, over
-/// all ports. The event queue keeps this much of the future in its fast wheel.
+/// How far ahead packet events fall: the longest serialization of a full packet plus propagation, over all
+/// ports. The event queue keeps this much of the future in its fast wheel (a wider wheel puts more events in
+/// each slot, which a pop scans: measured in bench/RESULTS.md).
 fn event_horizon(topo: &Topology) -> Time {
     let longest = topo
         .ports
@@ -743,7 +744,7 @@ fn event_horizon(topo: &Topology) -> Time {
         })
         .max()
         .unwrap_or(1);
-    2 * longest
+    longest
 }
 
 /// ECMP's hash of a flow at a switch: the same flow always takes the same port there.

@@ -43,7 +43,7 @@ impl Event {
 }
 
 /// Slots of the timing wheel (a power of two).
-const SLOTS: usize = 1024;
+const SLOTS: usize = 2048;
 const WORDS: usize = SLOTS / 64;
 
 /// The event queue: a timing wheel for the near future in front of a binary heap for the rest.
@@ -94,9 +94,11 @@ impl EventQueue {
         }
     }
 
-    /// A queue sized so that events up to `horizon` ahead (in picoseconds) go to the wheel.
+    /// A queue sized so that events up to `horizon` ahead (in picoseconds) go to the wheel, with slots as
+    /// narrow as that allows (fewer events share a slot): the wheel reaches at least `SLOTS - 1` whole slots
+    /// past the current time.
     pub fn for_horizon(horizon: Time) -> Self {
-        let per_slot = (horizon / SLOTS as u64).max(1);
+        let per_slot = horizon.div_ceil(SLOTS as u64 - 1).max(1);
         Self::with_slot_width(64 - (per_slot - 1).leading_zeros())
     }
 
@@ -259,6 +261,15 @@ fn take_earliest(events: &mut Vec<Event>) -> Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wheel_reaches_its_horizon_with_the_narrowest_slots() {
+        for horizon in [1, 1000, 1_320_000, 2_047_000, 2_047_001, 5_000_000, 1 << 40] {
+            let q = EventQueue::for_horizon(horizon);
+            assert!((SLOTS as u64 - 1) << q.shift >= horizon, "{horizon}");
+            assert!(q.shift == 0 || (SLOTS as u64 - 1) << (q.shift - 1) < horizon, "{horizon}");
+        }
+    }
 
     #[test]
     fn pops_in_time_then_insertion_order() {
