@@ -51,6 +51,11 @@ BAD_VALUES = {
         "5 is not allowed",
     ),
     "zero queue": ({"scheme": {"name": "tcp", "queue_bytes": 0}}, "scheme.queue_bytes", "0 is not allowed"),
+    "negative minimum RTO": (
+        {"scheme": {"name": "aifo", "min_rto_us": -1}},
+        "scheme.min_rto_us",
+        "-1 is not allowed",
+    ),
     "dctcp g 0": ({"scheme": {"name": "dctcp", "dctcp_g": 0}}, "scheme.dctcp_g", "0 is not allowed"),
     "negative probe count": (
         {"scheme": {"name": "pfabric", "probe_after_timeouts": -1}},
