@@ -53,10 +53,9 @@ impl PfabricQueue {
         let mut worst = 0;
         let mut worst_prio = 0;
         for (i, e) in self.entries.iter().enumerate() {
-            if e.priority >= worst_prio {
-                worst = i;
-                worst_prio = e.priority;
-            }
+            let not_less = e.priority >= worst_prio;
+            worst = std::hint::select_unpredictable(not_less, i, worst);
+            worst_prio = std::hint::select_unpredictable(not_less, e.priority, worst_prio);
         }
         Some(self.remove(worst).0)
     }
@@ -68,11 +67,12 @@ impl PfabricQueue {
         // The most urgent packet: the smallest priority number, the earliest among equals.
         let mut best = 0;
         let mut best_prio = first.priority;
+        // Selects, not branches: where the running minimum changes follows no pattern, and as a branch it was
+        // mispredicted a few times per scan.
         for (i, e) in self.entries.iter().enumerate().skip(1) {
-            if e.priority < best_prio {
-                best = i;
-                best_prio = e.priority;
-            }
+            let less = e.priority < best_prio;
+            best = std::hint::select_unpredictable(less, i, best);
+            best_prio = std::hint::select_unpredictable(less, e.priority, best_prio);
         }
         // Starvation prevention: the earliest-enqueued packet of that flow, at or before `best`.
         let flow = self.entries[best].flow;

@@ -258,9 +258,7 @@ impl FarHeap {
 fn take_earliest(events: &mut Vec<Event>) -> Event {
     let mut best = 0;
     for i in 1..events.len() {
-        if events[i].before(&events[best]) {
-            best = i;
-        }
+        best = std::hint::select_unpredictable(events[i].before(&events[best]), i, best);
     }
     events.swap_remove(best)
 }
