@@ -746,12 +746,18 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             }
         })
     };
+    // The RFC 6298 timeout of TCP-like hosts: (floor, value before any RTT sample, ceiling of the backoff).
+    let adaptive_rto = || -> Result<(Time, Time, Time), ConfigError> {
+        Ok((
+            ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?),
+            ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?),
+            ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?),
+        ))
+    };
     let queue = match name {
         "pdq" => {
             t.protocol = Protocol::Pdq;
-            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
-            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
-            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.pdq_probe_interval = ps_from_us(s.positive("probe_interval_us", d("probe_interval_us"))?);
             t.pdq_early_termination = match s.get("early_termination") {
                 None => true,
@@ -783,9 +789,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                 }
                 t.constant_rate_bps = bps_from_gbps(gbps).max(1);
             }
-            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
-            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
-            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
             t.priority = priority_scheme("remaining-unsent")?;
             let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
@@ -823,9 +827,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         }
         "tcp" | "dctcp" | "prio-queues" => {
             t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
-            t.min_rto = ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?);
-            t.init_rto = ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?);
-            t.max_rto = ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?);
+            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
             let mark = if name == "dctcp" {
                 let g = s.positive("dctcp_g", d("dctcp_g"))?;

@@ -37,18 +37,13 @@ SLOW_LINKS = {"host_rate_gbps": 1, "core_rate_gbps": 4}  # the 1G/4G leaf-spine 
 # hosts (the schedulers' `tcp` host, the core's default for them) open at 30 segments instead: much of the
 # paper's small-flow gap between the schedulers and TCP/DCTCP comes from that difference (README).
 NEWRENO = {"init_cwnd_pkts": 3, "max_cwnd_pkts": 44, "min_rto_us": 0, "init_rto_us": 300}
+DCTCP = {"name": "dctcp", "queue_bytes": 146_000, "ecn_threshold_bytes": 14_600, **NEWRENO}
 SCHEMES: dict[str, dict[str, Any]] = {
     "TCP": {"name": "tcp", "queue_bytes": 146_000, **NEWRENO},
-    "DCTCP": {"name": "dctcp", "queue_bytes": 146_000, "ecn_threshold_bytes": 14_600, **NEWRENO},
+    "DCTCP": DCTCP,
     # Not in the paper: DCTCP whose window opens at 30 segments like the schedulers' hosts, to tell the
     # scheduler's share of the gap from the host's.
-    "DCTCP (IW 30)": {
-        "name": "dctcp",
-        "queue_bytes": 146_000,
-        "ecn_threshold_bytes": 14_600,
-        **NEWRENO,
-        "init_cwnd_pkts": 30,
-    },
+    "DCTCP (IW 30)": {**DCTCP, "init_cwnd_pkts": 30},
     "PIFO": {"name": "pifo"},
     "SP-PIFO": {"name": "sp-pifo"},
     "AIFO": {"name": "aifo"},

@@ -11,81 +11,48 @@
 //! Their queue also drops once it holds `C` packets after an insertion, i.e. it keeps at most `C - 1`; this
 //! one keeps `C`, the capacity it is given.
 //!
-//! The queue is a deque kept sorted by rank: a binary search finds the place, the head leaves from the front
-//! and a drop from the back. For the tens of packets a PIFO holds, the shift on insertion is a short memmove.
-
-use std::collections::VecDeque;
+//! The queue is a [`Pieo`] whose packets are all eligible at once (PIEO generalizes PIFO): a deque kept
+//! sorted by rank, a binary search for the place, the head leaving from the front and a drop from the back.
+//! For the tens of packets a PIFO holds, the shift on insertion is a short memmove.
 
 use crate::net::packet::PacketId;
+use crate::queue::pieo::Pieo;
 
 /// The capacity of the AIFO paper's PIFO, in packets.
 pub const DEFAULT_CAPACITY_PKTS: usize = 80;
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    rank: u64,
-    id: PacketId,
-    wire: u32,
-}
-
 /// Packets sorted by (rank, arrival order).
-pub struct Pifo {
-    entries: VecDeque<Entry>,
-    capacity: usize,
-    bytes: u64,
-}
+pub struct Pifo(Pieo);
 
 impl Pifo {
     /// A PIFO holding at most `capacity_pkts` packets (at least 1).
     pub fn new(capacity_pkts: usize) -> Self {
         assert!(capacity_pkts >= 1, "a PIFO holds at least one packet");
-        Pifo { entries: VecDeque::with_capacity(capacity_pkts + 1), capacity: capacity_pkts, bytes: 0 }
+        Pifo(Pieo::new(capacity_pkts))
     }
 
     /// Push `id` in by `rank`; if the queue was full, drop and return the largest rank (possibly `id`).
     #[inline]
     pub fn enqueue(&mut self, id: PacketId, rank: u64, wire: u32) -> Option<PacketId> {
-        if self.entries.len() == self.capacity {
-            // The arrival is the latest of its rank, so it is the one to go unless something ranks above it.
-            let worst = self.entries.back().expect("capacity >= 1").rank;
-            if rank >= worst {
-                return Some(id);
-            }
-            let dropped = self.entries.pop_back().expect("full");
-            self.bytes -= dropped.wire as u64;
-            self.insert(Entry { rank, id, wire });
-            return Some(dropped.id);
-        }
-        self.insert(Entry { rank, id, wire });
-        None
-    }
-
-    /// Behind every packet of a rank <= `e.rank`: FIFO among equals.
-    #[inline]
-    fn insert(&mut self, e: Entry) {
-        let at = self.entries.partition_point(|q| q.rank <= e.rank);
-        self.entries.insert(at, e);
-        self.bytes += e.wire as u64;
+        self.0.enqueue_eligible_at(id, rank, wire, 0)
     }
 
     /// The head: smallest rank, earliest among equals; with its rank.
     #[inline]
     pub fn dequeue(&mut self) -> Option<(PacketId, u64)> {
-        let e = self.entries.pop_front()?;
-        self.bytes -= e.wire as u64;
-        Some((e.id, e.rank))
+        self.0.dequeue(0) // every packet was eligible from time 0: the head is the one
     }
 
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.0.bytes()
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.0.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.0.is_empty()
     }
 }
 
