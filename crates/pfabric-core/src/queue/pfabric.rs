@@ -7,77 +7,210 @@
 //! this starvation prevention keeps a flow's packets in order even when its priority number changed while they
 //! waited (remaining size shrinks as a flow progresses, so later packets carry smaller numbers).
 //!
-//! The queue is a small array in arrival order, scanned on each operation: pFabric's buffers hold a few tens of
-//! packets, where a scan beats any tree; it stays correct (O(n) per operation) for thousands.
+//! The queue groups its packets by flow: each flow present holds its packets in arrival order (a linked list
+//! through one slab of slots) and the smallest priority number among them, with the arrival order of the
+//! earliest packet carrying it. Dequeue then scans flows, not packets: measured on the 144-host leaf-spine
+//! under web search at load 0.6, a busy port holds 15.7 packets on average at a dequeue but only 1.7 flows
+//! (bench/RESULTS.md). The rule is unchanged: the flow holding the overall minimum (earliest among equals) is
+//! the flow whose minimum is smallest, ties going to the earlier arrival, and its earliest packet is its list's
+//! head. A drop, rare, scans every packet.
 
 use crate::net::packet::{PacketId, PacketPool};
 
-/// A queued packet: what the scans read, next to the packet's id.
+const NIL: u32 = u32::MAX;
+
+/// A queued packet: what the rules read, the packet's id, and the link to its flow's next packet.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+struct Slot {
     priority: u64,
-    flow: u32,
+    /// Arrival order at this port (never wraps: 2^64 arrivals).
+    seq: u64,
     id: PacketId,
     wire: u32,
+    next: u32,
 }
 
-/// Packets in arrival order.
+/// One flow's packets in the queue.
+#[derive(Clone, Copy, Debug)]
+struct FlowGroup {
+    /// The smallest priority number among the flow's packets, and the arrival order of the earliest packet
+    /// that carries it.
+    min_priority: u64,
+    min_seq: u64,
+    flow: u32,
+    head: u32,
+    tail: u32,
+}
+
+impl FlowGroup {
+    #[inline]
+    fn key(&self) -> (u64, u64) {
+        (self.min_priority, self.min_seq)
+    }
+}
+
 pub struct PfabricQueue {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
+    /// Flows with packets queued, in no particular order (ties are broken by arrival order, not position).
+    groups: Vec<FlowGroup>,
+    /// Head of the free slots' list, linked through `next`.
+    free: u32,
+    len: u32,
+    next_seq: u64,
     bytes: u64,
     limit_bytes: u64,
 }
 
 impl PfabricQueue {
     pub fn new(limit_bytes: u64) -> Self {
-        PfabricQueue { entries: Vec::with_capacity(32), bytes: 0, limit_bytes }
+        PfabricQueue {
+            slots: Vec::with_capacity(32),
+            groups: Vec::with_capacity(8),
+            free: NIL,
+            len: 0,
+            next_seq: 0,
+            bytes: 0,
+            limit_bytes,
+        }
     }
 
     #[inline]
-    fn remove(&mut self, i: usize) -> (PacketId, u32) {
-        let e = self.entries.remove(i);
-        self.bytes -= e.wire as u64;
+    fn alloc(&mut self, slot: Slot) -> u32 {
+        if self.free != NIL {
+            let s = self.free;
+            self.free = self.slots[s as usize].next;
+            self.slots[s as usize] = slot;
+            s
+        } else {
+            self.slots.push(slot);
+            (self.slots.len() - 1) as u32
+        }
+    }
+
+    /// Recompute group `g`'s minimum: the first packet in arrival order with the smallest number.
+    fn recompute_min(&mut self, g: usize) {
+        let group = &mut self.groups[g];
+        let mut s = group.head;
+        let first = &self.slots[s as usize];
+        let (mut min_priority, mut min_seq) = (first.priority, first.seq);
+        s = first.next;
+        while s != NIL {
+            let e = &self.slots[s as usize];
+            if e.priority < min_priority {
+                (min_priority, min_seq) = (e.priority, e.seq);
+            }
+            s = e.next;
+        }
+        (group.min_priority, group.min_seq) = (min_priority, min_seq);
+    }
+
+    /// Take slot `s` (whose predecessor in group `g` is `prev`) out of the queue.
+    fn unlink(&mut self, g: usize, prev: u32, s: u32) -> (PacketId, u32) {
+        let e = self.slots[s as usize];
+        let group = &mut self.groups[g];
+        if prev == NIL {
+            group.head = e.next;
+        } else {
+            self.slots[prev as usize].next = e.next;
+        }
+        if group.tail == s {
+            group.tail = prev;
+        }
+        if group.head == NIL {
+            self.groups.swap_remove(g);
+        } else if e.seq == group.min_seq {
+            self.recompute_min(g);
+        }
+        self.release(s, e.wire);
         (e.id, e.wire)
+    }
+
+    #[inline]
+    fn release(&mut self, s: u32, wire: u32) {
+        self.slots[s as usize].next = self.free;
+        self.free = s;
+        self.len -= 1;
+        self.bytes -= wire as u64;
     }
 
     /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
     #[inline]
     pub fn enqueue(&mut self, id: PacketId, pool: &PacketPool) -> Option<PacketId> {
         let p = pool.get(id);
-        self.entries.push(Entry { priority: p.priority, flow: p.flow, id, wire: p.wire });
-        self.bytes += p.wire as u64;
+        let (priority, flow, wire) = (p.priority, p.flow, p.wire);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let s = self.alloc(Slot { priority, seq, id, wire, next: NIL });
+        match self.groups.iter().position(|g| g.flow == flow) {
+            Some(g) => {
+                let group = &mut self.groups[g];
+                self.slots[group.tail as usize].next = s;
+                group.tail = s;
+                if priority < group.min_priority {
+                    (group.min_priority, group.min_seq) = (priority, seq);
+                }
+            }
+            None => self.groups.push(FlowGroup { min_priority: priority, min_seq: seq, flow, head: s, tail: s }),
+        }
+        self.len += 1;
+        self.bytes += wire as u64;
         if self.bytes <= self.limit_bytes {
             return None;
         }
-        // The largest priority number; among equals the latest enqueued (the last in arrival order).
-        let mut worst = 0;
-        let mut worst_prio = 0;
-        for (i, e) in self.entries.iter().enumerate() {
-            let not_less = e.priority >= worst_prio;
-            worst = std::hint::select_unpredictable(not_less, i, worst);
-            worst_prio = std::hint::select_unpredictable(not_less, e.priority, worst_prio);
+        Some(self.drop_worst())
+    }
+
+    /// Drop the packet with the largest priority number, the latest enqueued among equals.
+    #[cold]
+    fn drop_worst(&mut self) -> PacketId {
+        let mut worst_key = (0, 0);
+        let mut worst = (0, NIL, NIL);
+        for (g, group) in self.groups.iter().enumerate() {
+            let (mut prev, mut s) = (NIL, group.head);
+            while s != NIL {
+                let e = &self.slots[s as usize];
+                if (e.priority, e.seq) >= worst_key {
+                    worst_key = (e.priority, e.seq);
+                    worst = (g, prev, s);
+                }
+                prev = s;
+                s = e.next;
+            }
         }
-        Some(self.remove(worst).0)
+        self.unlink(worst.0, worst.1, worst.2).0
     }
 
     /// The next packet and its wire size.
     #[inline]
     pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
-        let first = self.entries.first()?;
-        // The most urgent packet: the smallest priority number, the earliest among equals.
+        let first = self.groups.first()?;
+        // The flow holding the most urgent packet (the smallest number, the earliest among equals).
         let mut best = 0;
-        let mut best_prio = first.priority;
-        // Selects, not branches: where the running minimum changes follows no pattern, and as a branch it was
-        // mispredicted a few times per scan.
-        for (i, e) in self.entries.iter().enumerate().skip(1) {
-            let less = e.priority < best_prio;
-            best = std::hint::select_unpredictable(less, i, best);
-            best_prio = std::hint::select_unpredictable(less, e.priority, best_prio);
+        let mut best_key = first.key();
+        for (g, group) in self.groups.iter().enumerate().skip(1) {
+            if group.key() < best_key {
+                (best, best_key) = (g, group.key());
+            }
         }
-        // Starvation prevention: the earliest-enqueued packet of that flow, at or before `best`.
-        let flow = self.entries[best].flow;
-        let send = self.entries[..=best].iter().position(|e| e.flow == flow).unwrap_or(best);
-        Some(self.remove(send))
+        // Starvation prevention: that flow's earliest packet, its list's head.
+        let group = &mut self.groups[best];
+        let s = group.head;
+        let e = self.slots[s as usize];
+        group.head = e.next;
+        if e.next == NIL {
+            self.groups.swap_remove(best);
+        } else if e.seq == group.min_seq {
+            // The head carried the flow's minimum; if the next packet carries the same number it is the
+            // earliest with it, else look.
+            let next = &self.slots[e.next as usize];
+            if next.priority == group.min_priority {
+                group.min_seq = next.seq;
+            } else {
+                self.recompute_min(best);
+            }
+        }
+        self.release(s, e.wire);
+        Some((e.id, e.wire))
     }
 
     pub fn bytes(&self) -> u64 {
@@ -85,11 +218,11 @@ impl PfabricQueue {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len == 0
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len as usize
     }
 }
 
@@ -229,7 +362,7 @@ mod tests {
             let mut q = PfabricQueue::new(limit);
             let mut reference = Reference { packets: Vec::new(), limit, next: 0 };
             let mut pool = PacketPool::new();
-            let flows = 1 + rng.below(6) as u32;
+            let flows = 1 + rng.below(12) as u32;
             let priorities = 1 + rng.below(20);
             for step in 0..400u32 {
                 if rng.below(3) > 0 {
