@@ -732,8 +732,8 @@ impl Simulation {
 }
 
 /// How far ahead packet events fall: the longest serialization of a full packet plus propagation, over all
-/// ports. The event queue keeps this much of the future in its fast wheel (a wider wheel puts more events in
-/// each slot, which a pop scans: measured in bench/RESULTS.md).
+/// ports. The event queue keeps this much of the future in its calendar of buckets (wider buckets put more
+/// events in each, which the queue sorts: measured in bench/RESULTS.md).
 fn event_horizon(topo: &Topology) -> Time {
     let longest = topo
         .ports

@@ -38,29 +38,64 @@ pub struct Event {
 impl Event {
     #[inline(always)]
     fn before(&self, other: &Event) -> bool {
-        (self.time, self.seq) < (other.time, other.seq)
+        self.key() < other.key()
+    }
+
+    /// (time, seq) as one number, which orders events.
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        (self.time as u128) << 64 | self.seq as u128
     }
 }
 
-/// Slots of the timing wheel (a power of two).
-const SLOTS: usize = 2048;
+/// Sort a bucket's events earliest first. A bucket holds a few events (3.5 on average on the leaf-spine runs),
+/// where insertion sort on a single integer key is quickest; (time, seq)
+/// is unique, so any sort is exact.
+fn sort_earliest_first(events: &mut [Event]) {
+    if events.len() > 32 {
+        events.sort_unstable_by_key(|e| e.key());
+        return;
+    }
+    for i in 1..events.len() {
+        let ev = events[i];
+        let key = ev.key();
+        let mut j = i;
+        while j > 0 && events[j - 1].key() > key {
+            events[j] = events[j - 1];
+            j -= 1;
+        }
+        events[j] = ev;
+    }
+}
+
+/// Buckets of the calendar (a power of two).
+const SLOTS: usize = 512;
 const WORDS: usize = SLOTS / 64;
 
-/// The event queue: a timing wheel for the near future in front of a binary heap for the rest.
+/// The event queue: a calendar of buckets for the near future, the current bucket sorted, and a binary heap
+/// for the rest.
 ///
 /// Nearly every event of a packet network is due within a few microseconds (a serialization, a propagation);
-/// those go to a wheel of [`SLOTS`] slots of `2^shift` picoseconds each, with a bitmap of occupied slots, so
-/// scheduling is a push and a pop is a short scan of one slot. Events beyond the wheel's horizon (timers, the
-/// next flow arrival) wait in a binary heap and move into the wheel as time comes within reach. The wheel
-/// relies on what every discrete-event simulation guarantees: nothing is scheduled before the event being
-/// processed.
+/// those go to a calendar of [`SLOTS`] buckets of `2^shift` picoseconds each, with a bitmap of occupied
+/// buckets, so scheduling is a push onto a bucket's list. When the queue reaches a bucket, it sorts that
+/// bucket once, earliest first, into the *run*, and pops read the run in order: a pop is a read, and the
+/// bitmap is searched once per bucket, not once per event. Buckets are a few nanoseconds wide, narrower than
+/// almost any gap between an event and the events it schedules, so an event rarely lands in the run being
+/// popped (it is then inserted in order). Events beyond the calendar's horizon (timers, the next flow arrival)
+/// wait in a binary heap and move into the buckets as time comes within reach. The calendar relies on what
+/// every discrete-event simulation guarantees: nothing is scheduled before the event being processed.
 /// Ties are taken by insertion sequence wherever the events wait, so the order is exactly (time, seq).
-/// Measured against a binary heap, a 4-ary heap and the radix heap alone in bench/RESULTS.md.
+/// Measured against a per-event timing wheel, binary and 4-ary heaps and a radix heap in bench/RESULTS.md.
 pub struct EventQueue {
-    /// A fixed array, so that indexing by a masked slot number needs no bounds check.
-    wheel: Box<[Vec<Event>; SLOTS]>,
+    /// The current bucket's events, sorted earliest first, from `run_next` on.
+    run: Vec<Event>,
+    run_next: usize,
+    /// The end of the current bucket: events before it belong in `run`.
+    run_end: Time,
+    /// A fixed array, so that indexing by a masked bucket number needs no bounds check.
+    buckets: Box<[Vec<Event>; SLOTS]>,
     occupied: [u64; WORDS],
-    /// Absolute slot number (time >> shift) of the last event popped: the wheel covers [cur, cur + SLOTS).
+    /// Absolute bucket number (time >> shift) of the run: the buckets hold (cur, cur + SLOTS).
     cur: u64,
     shift: u32,
     far: FarHeap,
@@ -80,10 +115,13 @@ impl EventQueue {
         Self::default()
     }
 
-    /// A queue whose wheel slots are `2^shift` picoseconds wide.
+    /// A queue whose buckets are `2^shift` picoseconds wide.
     pub fn with_slot_width(shift: u32) -> Self {
         EventQueue {
-            wheel: Box::new(std::array::from_fn(|_| Vec::new())),
+            run: Vec::new(),
+            run_next: 0,
+            run_end: 0,
+            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
             occupied: [0; WORDS],
             cur: 0,
             shift,
@@ -94,9 +132,8 @@ impl EventQueue {
         }
     }
 
-    /// A queue sized so that events up to `horizon` ahead (in picoseconds) go to the wheel, with slots as
-    /// narrow as that allows (fewer events share a slot): the wheel reaches at least `SLOTS - 1` whole slots
-    /// past the current time.
+    /// A queue sized so that events up to `horizon` ahead (in picoseconds) go to the buckets, with buckets as
+    /// narrow as that allows: the calendar reaches at least `SLOTS - 1` whole buckets past the current time.
     pub fn for_horizon(horizon: Time) -> Self {
         let per_slot = horizon.div_ceil(SLOTS as u64 - 1).max(1);
         Self::with_slot_width(64 - (per_slot - 1).leading_zeros())
@@ -118,17 +155,27 @@ impl EventQueue {
     #[inline(always)]
     fn push_near(&mut self, ev: Event) {
         let slot = (ev.time >> self.shift) as usize & (SLOTS - 1);
-        self.wheel[slot].push(ev);
+        self.buckets[slot].push(ev);
         self.occupied[slot / 64] |= 1u64 << (slot % 64);
     }
 
     #[inline(always)]
     fn place(&mut self, ev: Event) {
-        if (ev.time >> self.shift) < self.cur + SLOTS as u64 {
+        if ev.time < self.run_end {
+            self.insert_in_run(ev);
+        } else if (ev.time >> self.shift) < self.cur + SLOTS as u64 {
             self.push_near(ev);
         } else {
             self.far.push(ev);
         }
+    }
+
+    /// An event due within the bucket being popped: into the run, in order.
+    #[cold]
+    fn insert_in_run(&mut self, ev: Event) {
+        let waiting = &self.run[self.run_next..];
+        let at = waiting.iter().rposition(|e| e.before(&ev)).map_or(0, |i| i + 1);
+        self.run.insert(self.run_next + at, ev);
     }
 
     /// Schedule an event at `time`, which must not be earlier than the last event popped.
@@ -142,15 +189,15 @@ impl EventQueue {
         self.peak = self.peak.max(self.len);
     }
 
-    /// The next occupied slot at or after the current one, as an absolute slot number, if any.
+    /// The first occupied bucket at or after absolute bucket `from`, among the next `SLOTS`, if any.
     #[inline]
-    fn next_occupied(&self) -> Option<u64> {
-        let start = (self.cur as usize) & (SLOTS - 1);
+    fn next_occupied(&self, from: u64) -> Option<u64> {
+        let start = (from as usize) & (SLOTS - 1);
         let (w0, b0) = (start / 64, start % 64);
-        // The rest of the current word, the other words in order, then the current word's start (wrapped).
+        // The rest of the first word, the other words in order, then the first word's start (wrapped).
         let first = self.occupied[w0] & (!0u64 << b0);
         if first != 0 {
-            return Some(self.cur + (first.trailing_zeros() as usize - b0) as u64);
+            return Some(from + (first.trailing_zeros() as usize - b0) as u64);
         }
         for i in 1..=WORDS {
             let w = (w0 + i) % WORDS;
@@ -158,13 +205,13 @@ impl EventQueue {
             if bits != 0 {
                 let slot = w * 64 + bits.trailing_zeros() as usize;
                 let ahead = (slot + SLOTS - start) % SLOTS;
-                return Some(self.cur + ahead as u64);
+                return Some(from + ahead as u64);
             }
         }
         None
     }
 
-    /// Move the far events that the wheel now reaches into it.
+    /// Move the far events that the calendar now reaches into its buckets.
     #[inline]
     fn pull_from_far(&mut self) {
         let reach = (self.cur + SLOTS as u64) << self.shift;
@@ -177,40 +224,43 @@ impl EventQueue {
         }
     }
 
+    /// The run is spent: make the next occupied bucket (or the first far event's) the run.
+    #[inline(never)]
+    fn advance(&mut self) {
+        // The run's own bucket number maps to the same slot as `cur + SLOTS`, which holds nothing: the search
+        // from the bucket after the run sees only later buckets.
+        let next = match self.next_occupied(self.run_end >> self.shift) {
+            Some(next) => next,
+            None => self.far.peek_time().expect("a pending event") >> self.shift,
+        };
+        self.cur = next;
+        self.run_end = (next + 1) << self.shift;
+        self.pull_from_far();
+        let slot = next as usize & (SLOTS - 1);
+        self.run.clear();
+        self.run_next = 0;
+        std::mem::swap(&mut self.run, &mut self.buckets[slot]);
+        self.occupied[slot / 64] &= !(1u64 << (slot % 64));
+        sort_earliest_first(&mut self.run);
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<Event> {
-        if self.len == 0 {
-            return None;
-        }
-        // The bitmap finds the next occupied slot from the current one on (asking whether the current slot
-        // is still occupied first was a branch mispredicted on a third of the pops).
-        loop {
-            match self.next_occupied() {
-                Some(next) => {
-                    // Unconditionally: whether the wheel moved on is as unpredictable as the slot check was,
-                    // and a far heap with nothing in reach answers at its first peek.
-                    self.cur = next;
-                    self.pull_from_far();
-                    let slot = (self.cur as usize) & (SLOTS - 1);
-                    let ev = take_earliest(&mut self.wheel[slot]);
-                    if self.wheel[slot].is_empty() {
-                        self.occupied[slot / 64] &= !(1u64 << (slot % 64));
-                    }
-                    self.len -= 1;
-                    return Some(ev);
-                }
-                None => {
-                    // Only far events are left: jump to the first of them.
-                    self.cur = self.far.peek_time().expect("a pending event") >> self.shift;
-                    self.pull_from_far();
-                }
+        if self.run_next == self.run.len() {
+            if self.len == 0 {
+                return None;
             }
+            self.advance();
         }
+        self.len -= 1;
+        let ev = self.run[self.run_next];
+        self.run_next += 1;
+        Some(ev)
     }
 }
 
 /// The far part of the queue: a binary min-heap on (time, seq). It holds few events (timers, the next
-/// arrival), and unlike the wheel it takes any time at all, however far ahead.
+/// arrival), and unlike the calendar it takes any time at all, however far ahead.
 #[derive(Default)]
 struct FarHeap {
     heap: std::collections::BinaryHeap<Later>,
@@ -253,22 +303,12 @@ impl FarHeap {
     }
 }
 
-/// Remove and return the earliest (time, seq) event of a non-empty list.
-#[inline(always)]
-fn take_earliest(events: &mut Vec<Event>) -> Event {
-    let mut best = 0;
-    for i in 1..events.len() {
-        best = std::hint::select_unpredictable(events[i].before(&events[best]), i, best);
-    }
-    events.swap_remove(best)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_wheel_reaches_its_horizon_with_the_narrowest_slots() {
+    fn the_calendar_reaches_its_horizon_with_the_narrowest_buckets() {
         for horizon in [1, 1000, 1_320_000, 2_047_000, 2_047_001, 5_000_000, 1 << 40] {
             let q = EventQueue::for_horizon(horizon);
             assert!((SLOTS as u64 - 1) << q.shift >= horizon, "{horizon}");
@@ -292,7 +332,7 @@ mod tests {
     fn matches_an_ordered_set_on_a_random_hold_model() {
         // Events scheduled at or after the current time (as in any simulation), with many ties.
         let mut rng = crate::sim::rng::Rng::new(7);
-        // Slots of 8 ps: the random gaps below land both in the wheel and far beyond it.
+        // Buckets of 8 ps: the random gaps below land in the bucket being popped, in later buckets and far beyond.
         let mut q = EventQueue::with_slot_width(3);
         let mut reference = std::collections::BTreeSet::new();
         let mut now = 0;
