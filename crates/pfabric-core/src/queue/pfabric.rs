@@ -134,7 +134,7 @@ impl PfabricQueue {
     }
 
     /// Enqueue `id`; if over the limit, drop and return the least urgent packet (possibly `id`).
-    #[inline]
+    #[inline(always)]
     pub fn enqueue(&mut self, id: PacketId, pool: &PacketPool) -> Option<PacketId> {
         let p = pool.get(id);
         let (priority, flow, wire) = (p.priority, p.flow, p.wire);
@@ -162,6 +162,7 @@ impl PfabricQueue {
 
     /// Drop the packet with the largest priority number, the latest enqueued among equals.
     #[cold]
+    #[inline(never)]
     fn drop_worst(&mut self) -> PacketId {
         let mut worst_key = (0, 0);
         let mut worst = (0, NIL, NIL);

@@ -276,7 +276,8 @@ impl Sender {
         if self.probing {
             return;
         }
-        let window = (self.cwnd.floor() as u32).clamp(1, p.max_cwnd_pkts);
+        // `as` truncates, which is the floor of a window (never negative) without a call into libm.
+        let window = (self.cwnd as u32).clamp(1, p.max_cwnd_pkts);
         while self.sb.pipe() < window {
             if let Some(i) = self.sb.next_retransmission() {
                 self.sb.mark_retransmitted(i);
