@@ -340,19 +340,6 @@ impl Simulation {
             }
             self.now = ev.time;
             self.counters.events += 1;
-            // The next event is known already: ask for its packet or port now, so that its cache misses overlap
-            // this event's work instead of following it.
-            if let Some(next) = self.events.peek_after_pop() {
-                match next.kind() {
-                    EventKind::Arrive => self.pool.prefetch(next.a),
-                    EventKind::PortFree => {
-                        if let Some(ps) = self.ports.get(next.a as usize) {
-                            crate::sim::prefetch(ps);
-                        }
-                    }
-                    _ => {}
-                }
-            }
             match ev.kind() {
                 EventKind::Arrive => self.arrive(ev.a, ev.b),
                 EventKind::PortFree => self.port_free(ev.a),

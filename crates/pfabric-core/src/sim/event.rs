@@ -281,12 +281,6 @@ impl EventQueue {
         sort_earliest_first(&mut self.run);
     }
 
-    /// The event after the next pop, if the current bucket holds it (so that its data can be fetched early).
-    #[inline(always)]
-    pub fn peek_after_pop(&self) -> Option<&Event> {
-        self.run.get(self.run_next)
-    }
-
     #[inline]
     pub fn pop(&mut self) -> Option<Event> {
         if self.run_next == self.run.len() {
