@@ -1,0 +1,65 @@
+"""Compare builds of the core's bench example on one scenario: CPU seconds per build, runs interleaved.
+
+On a shared VM, CPU time of the same binary varies by up to 25% from run to run; pinned to one core and
+interleaved with the build it is compared to, by 2-5% (bench/RESULTS.md, third session). So this runs each
+binary in turn, ROUNDS times, on one core, and prints the minimum and median CPU seconds of each, with the
+event and packet-hop counts (equal counts: the builds simulated the same thing).
+
+    cargo build --release -p pfabric-core --example bench && cp target/release/examples/bench /tmp/bench_new
+    python bench/compare.py pfabric-websearch-0.6-2k /tmp/bench_old /tmp/bench_new --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+LINE = re.compile(r"events (\d+)\s+packet-hops (\d+)\s+cpu ([0-9.]+) s")
+
+
+def fail(message: str) -> None:
+    """Bad input or a failed run: one line, exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def run_once(binary: str, scenario: str, core: int) -> tuple[float, str]:
+    """CPU seconds of one run of `binary` on `scenario`, pinned to `core`, and its event/packet-hop counts."""
+    pin = (lambda: os.sched_setaffinity(0, {core})) if hasattr(os, "sched_setaffinity") else None
+    out = subprocess.run([binary, scenario], capture_output=True, text=True, preexec_fn=pin, check=False)
+    m = LINE.search(out.stdout)
+    if out.returncode != 0 or not m:
+        fail(f"{binary} {scenario}: exit {out.returncode}, no result line: {out.stderr.strip()[:200]}")
+    return float(m.group(3)), f"events {m.group(1)} packet-hops {m.group(2)}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("scenario", help="a scenario name of the bench example (pfabric-websearch-0.6-2k, ...)")
+    ap.add_argument("binaries", nargs="+", help="bench binaries to compare")
+    ap.add_argument("--rounds", type=int, default=5, help="runs of each binary, interleaved (default 5)")
+    ap.add_argument("--core", type=int, default=max(os.cpu_count() or 1, 1) - 1, help="core to pin to")
+    a = ap.parse_args()
+    if a.rounds < 1:
+        fail(f"--rounds = {a.rounds}: at least 1")
+    for b in a.binaries:
+        if not os.access(b, os.X_OK):
+            fail(f"binary = {b!r}: not an executable file")
+    times: dict[str, list[float]] = {b: [] for b in a.binaries}
+    counts: dict[str, str] = {}
+    for _ in range(a.rounds):
+        for b in a.binaries:
+            t, c = run_once(b, a.scenario, a.core)
+            times[b].append(t)
+            counts[b] = c
+    for b in a.binaries:
+        ts = times[b]
+        print(f"{b}: min {min(ts):.2f} s  median {statistics.median(ts):.2f} s  ({counts[b]})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""bench/compare.py against stand-in bench binaries (shell scripts printing a result line)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+COMPARE = Path(__file__).resolve().parent.parent / "bench" / "compare.py"
+
+
+def fake_bench(tmp_path: Path, name: str, cpu: str) -> Path:
+    exe = tmp_path / name
+    exe.write_text(
+        "#!/bin/sh\n"
+        f'echo "$1: flows 10/10  events 120  packet-hops 80  cpu {cpu} s  wall {cpu} s  1.00 M packet-hops/cpu-s"\n'
+    )
+    exe.chmod(0o755)
+    return exe
+
+
+def test_reports_min_and_median_of_each_binary(tmp_path):
+    a, b = fake_bench(tmp_path, "old", "2.50"), fake_bench(tmp_path, "new", "1.25")
+    out = subprocess.run(
+        [sys.executable, str(COMPARE), "s", str(a), str(b), "--rounds", "3", "--core", "0"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert out == [
+        f"{a}: min 2.50 s  median 2.50 s  (events 120 packet-hops 80)",
+        f"{b}: min 1.25 s  median 1.25 s  (events 120 packet-hops 80)",
+    ]
+
+
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
+    for args in (
+        ["s", str(tmp_path / "missing")],
+        ["s", str(fake_bench(tmp_path, "ok", "1.0")), "--rounds", "0"],
+    ):
+        r = subprocess.run([sys.executable, str(COMPARE), *args], check=False, capture_output=True, text=True)
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexit 3\n")
+    silent.chmod(0o755)
+    r = subprocess.run(
+        [sys.executable, str(COMPARE), "s", str(silent), "--core", "0"],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2 and "no result line" in r.stderr
