@@ -3,8 +3,16 @@
 //! A port transmits one packet at a time: it serializes the packet for `wire bytes * 8 / rate`, the packet then
 //! propagates for the link's delay and arrives whole at the next node (store and forward). A switch routes an
 //! arrival to an output port's queue; a host hands it to the flow's transport, whose packets enter the host's own
-//! NIC port, which has a queue like any other port. An idle port transmits an arrival at once; a busy one holds a
-//! single wake-up event for when its serializer frees.
+//! NIC port, which has a queue like any other port. An idle port transmits an arrival at once.
+//!
+//! A busy port has no event of its own for the moment its serializer frees. What it sends then is its queue's
+//! choice among the packets present at that moment, and only an enqueue at the port changes them; so the port
+//! is brought up to date when something needs it: before every enqueue at it, and when the packet it is sending
+//! arrives at the far end (a moment that always comes, a propagation delay after the serializer freed, and
+//! before the next packet sent could arrive). Each packet it sends meanwhile leaves at the exact moment its
+//! serializer freed, which is no later than the time being simulated, and arrives after it. This leaves one
+//! event per packet-hop (and the flows' timers and arrivals): a third fewer events than a wake-up per busy port
+//! (bench/RESULTS.md). At equal times, a port whose serializer frees sends before an arrival joins its queue.
 //!
 //! Flows arrive one at a time from the workload. Each active flow has a sender and a receiver (kept in a slab
 //! whose slots are reused) and at most one pending timer event: a timer that moves later is left to fire and be
@@ -51,8 +59,6 @@ struct PortState {
     peer_node: u32,
     /// Where the port's tier (first hop, fabric, last hop) starts in the loss tables: tier x bins.
     loss_base: u32,
-    /// A `PortFree` event is pending for this port.
-    wake_pending: bool,
     // Second and third lines: the queue, and its time average.
     queue: Queue,
     /// Time integral of the queue's bytes (byte-picoseconds) up to `queue_since`: its time average.
@@ -190,7 +196,6 @@ impl Simulation {
                 peer_node: spec.peer_node,
                 loss_base: spec.tier as u32 * loss_bins as u32,
                 max_queue_bytes: 0,
-                wake_pending: false,
                 queue: cfg.scheme.queue.build(),
                 queue_area: 0,
                 drops: PortCounters::default(),
@@ -334,6 +339,7 @@ impl Simulation {
                 if ev.time > limit {
                     self.now = limit;
                     self.cut_short = true;
+                    self.send_all_due();
                     self.finish_records();
                     return true;
                 }
@@ -342,7 +348,6 @@ impl Simulation {
             self.counters.events += 1;
             match ev.kind() {
                 EventKind::Arrive => self.arrive(ev.a, ev.b),
-                EventKind::PortFree => self.port_free(ev.a),
                 EventKind::FlowArrival => self.flow_arrival(),
                 EventKind::Timer => self.timer(ev.a, ev.time),
                 EventKind::Sample => self.sample(),
@@ -537,6 +542,7 @@ impl Simulation {
 
     #[inline(always)]
     fn enqueue(&mut self, port: u32, id: PacketId) {
+        self.send_due(port);
         let ps = &mut self.ports[port as usize];
         // Asked of the run, not of the port: the port's PDQ state lies outside the lines every packet reads.
         if self.pdq_ports {
@@ -550,8 +556,9 @@ impl Simulation {
         let cell = ps.loss_base as usize + p.loss_bin as usize;
         self.loss.offered[cell] += (p.kind == PacketKind::Data) as u64;
         let wire = p.wire;
-        if !ps.wake_pending && ps.busy_until <= self.now && ps.queued_bytes == 0 {
-            self.transmit(port, id, wire);
+        let idle = ps.busy_until <= self.now;
+        if idle && ps.queued_bytes == 0 {
+            self.transmit(port, id, wire, self.now);
             return;
         }
         ps.account_queue(self.now);
@@ -572,43 +579,65 @@ impl Simulation {
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
-        if !ps.wake_pending {
-            ps.wake_pending = true;
-            let at = ps.busy_until.max(self.now);
-            self.events.schedule(at, EventKind::PortFree, port, 0);
+        if idle {
+            // An idle port with packets waiting: only a discipline that held them back when it was asked
+            // (none here does) leaves one so. Ask again, now that this packet is in.
+            self.send_due(port);
         }
     }
 
+    /// Port `port` starts sending packet `id` at `start` (now, or the moment its serializer freed).
     #[inline(always)]
-    fn transmit(&mut self, port: u32, id: PacketId, wire: u32) {
+    fn transmit(&mut self, port: u32, id: PacketId, wire: u32, start: Time) {
         let ps = &mut self.ports[port as usize];
         let wire = wire as u64;
         let ser = if ps.ps_per_byte != 0 { wire * ps.ps_per_byte as u64 } else { serialization_ps(wire, ps.rate_bps) };
-        ps.busy_until = self.now + ser;
+        ps.busy_until = start + ser;
         ps.tx_packets += 1;
         ps.tx_bytes += wire;
         self.counters.packet_hops += 1;
-        self.events.schedule(self.now + ser + ps.delay_ps, EventKind::Arrive, id, ps.peer_node);
+        self.events.schedule(start + ser + ps.delay_ps, EventKind::Arrive, id, port);
     }
 
-    fn port_free(&mut self, port: u32) {
-        let ps = &mut self.ports[port as usize];
-        ps.wake_pending = false;
-        ps.account_queue(self.now);
-        if let Some((id, wire)) = ps.queue.dequeue(&self.pool, self.now) {
-            ps.queued_bytes -= wire as u64;
-            debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
-            self.transmit(port, id, wire);
-            let ps = &mut self.ports[port as usize];
-            if ps.queued_bytes != 0 {
-                ps.wake_pending = true;
-                let at = ps.busy_until;
-                self.events.schedule(at, EventKind::PortFree, port, 0);
-            }
+    /// Bring port `port` up to now: each time its serializer freed (at or before now) with packets waiting, it
+    /// sent its queue's choice at that moment. Nothing else has touched its queue since: every enqueue brings
+    /// the port up to date first.
+    #[inline(always)]
+    fn send_due(&mut self, port: u32) {
+        let ps = &self.ports[port as usize];
+        if ps.queued_bytes != 0 && ps.busy_until <= self.now {
+            self.send_due_loop(port);
         }
     }
 
-    fn arrive(&mut self, id: PacketId, node: u32) {
+    fn send_due_loop(&mut self, port: u32) {
+        loop {
+            let ps = &mut self.ports[port as usize];
+            if ps.queued_bytes == 0 || ps.busy_until > self.now {
+                return;
+            }
+            let at = ps.busy_until;
+            ps.account_queue(at);
+            let Some((id, wire)) = ps.queue.dequeue(&self.pool, at) else { return };
+            ps.queued_bytes -= wire as u64;
+            debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
+            self.transmit(port, id, wire, at);
+        }
+    }
+
+    /// The run stops at its time limit: every port sends what it would have sent by then.
+    fn send_all_due(&mut self) {
+        for port in 0..self.ports.len() as u32 {
+            self.send_due(port);
+        }
+    }
+
+    /// Packet `id`, sent by port `from`, arrives at the port's far end.
+    fn arrive(&mut self, id: PacketId, from: u32) {
+        // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
+        // anything waiting) leaves now, before its arrival could be due.
+        self.send_due(from);
+        let node = self.ports[from as usize].peer_node;
         if node >= self.topo.hosts {
             let p = self.pool.get(id);
             let choices = self.topo.next_hops(node, p.dst);
