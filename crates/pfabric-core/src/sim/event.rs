@@ -74,37 +74,52 @@ impl Event {
     }
 }
 
-/// Sort a bucket's events earliest first. A bucket holds a few events (3.5 on average in the 2k-flow
-/// leaf-spine run, 7.6 in the steady state of the 20k run) in no predictable order, where a branchy sort
-/// mispredicts about once per event (cachegrind's branch model: a third of all mispredictions of a run). Up
-/// to [`RANK_SORT_MAX`] events, each event's place is counted instead, without a branch: the number of events
-/// before it, all pairs compared. (time, seq) is unique, so places are distinct and the sort is exact.
-fn sort_earliest_first(events: &mut [Event]) {
-    let n = events.len();
-    if n <= 1 {
-        return;
+/// Move a bucket's events into `run`, earliest first. A bucket holds a few events (4.2 on average in the
+/// 2k-flow leaf-spine run) in no predictable order, where a branchy sort mispredicts about once per event
+/// (cachegrind's branch model: a third of all mispredictions of a run). Up to
+/// [`RANK_LANES`] events, each event's place is counted instead, without a branch: the number of events before
+/// it. The count compares small keys in a fixed number of lanes (which the compiler turns into a few vector
+/// compares): an event's offset in the bucket and its position in it. Position orders events exactly as their
+/// sequence does when the bucket's events were pushed in sequence order, which every event scheduled straight
+/// into the calendar is; a bucket that also received events from the far heap (older sequence numbers,
+/// appended later) is sorted on (time, seq) itself, as is a bucket too full or too wide for the small keys.
+fn fill_run_sorted(run: &mut Vec<Event>, bucket: &[Event], bucket_start: Time, shift: u32) {
+    let n = bucket.len();
+    run.clear();
+    if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
+        let mut pushed_in_order = true;
+        for pair in bucket.windows(2) {
+            pushed_in_order &= pair[0].seq_kind < pair[1].seq_kind;
+        }
+        if pushed_in_order {
+            // Offsets are below 2^shift <= 2^27, so keys stay below i32::MAX, the padding, which no key
+            // exceeds: padding lanes never count.
+            let mut keys = [i32::MAX; RANK_LANES];
+            for (i, (k, e)) in keys.iter_mut().zip(bucket).enumerate() {
+                *k = (((e.time - bucket_start) as i32) << RANK_POSITION_BITS) | i as i32;
+            }
+            run.resize(n, Event { time: 0, seq_kind: 0, a: 0, b: 0 });
+            for (e, &key) in bucket.iter().zip(&keys) {
+                let place = keys.iter().map(|&k| (k < key) as u32).sum::<u32>();
+                run[place as usize] = *e;
+            }
+            return;
+        }
     }
-    if n > RANK_SORT_MAX {
-        events.sort_unstable_by_key(|e| e.key());
-        return;
-    }
-    let mut keys = [0u128; RANK_SORT_MAX];
-    for (k, e) in keys.iter_mut().zip(events.iter()) {
-        *k = e.key();
-    }
-    let mut sorted = [Event { time: 0, seq_kind: 0, a: 0, b: 0 }; RANK_SORT_MAX];
-    for (i, e) in events.iter().enumerate() {
-        let place = keys[..n].iter().map(|&k| (k < keys[i]) as usize).sum::<usize>();
-        sorted[place & (RANK_SORT_MAX - 1)] = *e;
-    }
-    events.copy_from_slice(&sorted[..n]);
+    run.extend_from_slice(bucket);
+    run.sort_unstable_by_key(|e| e.key());
 }
 
-/// The largest bucket sorted by counting places (a power of two).
-const RANK_SORT_MAX: usize = 16;
+/// The most events a bucket may hold to be sorted by counting places (a power of two), the bits its position
+/// takes in a key, and the widest bucket whose offsets fit the rest of an `i32`.
+const RANK_LANES: usize = 16;
+const RANK_POSITION_BITS: u32 = 4;
+const RANK_MAX_SHIFT: u32 = 31 - RANK_POSITION_BITS;
 
-/// Buckets of the calendar (a power of two).
-const SLOTS: usize = 512;
+/// Buckets of the calendar (a power of two). Fewer, wider buckets put more events in each (more to sort) and
+/// fewer buckets to reach (less per-bucket work): 256 measured fastest against 64, 128 and 512 on the leaf-spine
+/// (bench/RESULTS.md).
+const SLOTS: usize = 256;
 const WORDS: usize = SLOTS / 64;
 
 /// The event queue: a calendar of buckets for the near future, the current bucket sorted, and a binary heap
@@ -272,11 +287,10 @@ impl EventQueue {
         self.run_end = (next + 1) << self.shift;
         self.pull_from_far();
         let slot = next as usize & (SLOTS - 1);
-        self.run.clear();
         self.run_next = 0;
-        std::mem::swap(&mut self.run, &mut self.buckets[slot]);
+        fill_run_sorted(&mut self.run, &self.buckets[slot], next << self.shift, self.shift);
+        self.buckets[slot].clear();
         self.occupied[slot / 64] &= !(1u64 << (slot % 64));
-        sort_earliest_first(&mut self.run);
     }
 
     #[inline]
