@@ -116,6 +116,14 @@ impl PacketPool {
         &mut self.slots[id as usize]
     }
 
+    /// Ask the cache for packet `id` ahead of its use (a hint: no effect on results).
+    #[inline(always)]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id as usize) {
+            crate::sim::prefetch(p);
+        }
+    }
+
     /// Packets currently alive (queued or on a wire).
     pub fn live(&self) -> usize {
         self.live

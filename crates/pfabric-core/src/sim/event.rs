@@ -293,6 +293,12 @@ impl EventQueue {
         self.occupied[slot / 64] &= !(1u64 << (slot % 64));
     }
 
+    /// The event after the next pop, if the current bucket holds it (so that its data can be fetched early).
+    #[inline(always)]
+    pub fn peek_after_pop(&self) -> Option<&Event> {
+        self.run.get(self.run_next)
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<Event> {
         if self.run_next == self.run.len() {
