@@ -490,14 +490,8 @@ impl Simulation {
             return;
         }
         let s = &mut self.conns[slot as usize].as_mut().unwrap().sender;
-        if let Some(wake) = s.wake_at() {
-            match s.timer_event_at {
-                Some(at) if at <= wake => {}
-                _ => {
-                    s.timer_event_at = Some(wake);
-                    self.events.schedule(wake, EventKind::Timer, id, 0);
-                }
-            }
+        if let Some(wake) = s.timer_event_needed() {
+            self.events.schedule(wake, EventKind::Timer, id, 0);
         }
     }
 
@@ -736,12 +730,15 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         let done = conn.sender.on_ack(&ack, self.now, &self.transport, &mut out);
         let src = conn.sender.src;
+        // Asked while the sender is at hand (sending its packets does not change its timers), scheduled after
+        // them as before.
+        let timer = if done { None } else { conn.sender.timer_event_needed() };
         self.send_from_host(src, &mut out);
         self.out = out;
         if done {
             self.close_flow(ack.flow);
-        } else {
-            self.sync_timer(ack.flow);
+        } else if let Some(wake) = timer {
+            self.events.schedule(wake, EventKind::Timer, ack.flow, 0);
         }
     }
 

@@ -257,6 +257,21 @@ impl Sender {
         }
     }
 
+    /// The time of the timer event the engine must schedule for this sender, if any: its next wake-up, unless
+    /// an event already pending comes at or before it (a later one is left to fire and find nothing to do).
+    /// The new event is then noted as pending.
+    #[inline]
+    pub fn timer_event_needed(&mut self) -> Option<Time> {
+        let wake = self.wake_at()?;
+        match self.timer_event_at {
+            Some(at) if at <= wake => None,
+            _ => {
+                self.timer_event_at = Some(wake);
+                Some(wake)
+            }
+        }
+    }
+
     /// Its wake-up time came: pace (PDQ) and/or time out, whichever is due.
     pub fn on_wake(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
         if self.pace_at.is_some_and(|t| t <= now) {

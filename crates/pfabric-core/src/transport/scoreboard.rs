@@ -103,7 +103,9 @@ impl Scoreboard {
     /// Packet `i` left the sender's accounting (cumulatively or selectively acknowledged): undo its counters.
     #[inline]
     fn forget_retransmission(&mut self, i: u32) {
-        if self.retransmitted.clear(i) {
+        // Bits are set only with the count raised: with none outstanding, none is set (and the bit set's memory,
+        // a cache line per ACK otherwise, is left alone).
+        if self.retrans_out != 0 && self.retransmitted.clear(i) {
             self.retrans_out -= 1;
         }
     }
