@@ -19,6 +19,7 @@ import subprocess
 import sys
 
 LINE = re.compile(r"events (\d+)\s+packet-hops (\d+)\s+cpu ([0-9.]+) s")
+PEAK = re.compile(r"\bpeak (\d+) MiB")
 
 
 def fail(message: str) -> None:
@@ -28,13 +29,16 @@ def fail(message: str) -> None:
 
 
 def run_once(binary: str, scenario: str, core: int) -> tuple[float, str]:
-    """CPU seconds of one run of `binary` on `scenario`, pinned to `core`, and its event/packet-hop counts."""
+    """CPU seconds of one run of `binary` on `scenario`, pinned to `core`, its event/packet-hop counts and (when
+    the binary reports it) its peak memory."""
     pin = (lambda: os.sched_setaffinity(0, {core})) if hasattr(os, "sched_setaffinity") else None
     out = subprocess.run([binary, scenario], capture_output=True, text=True, preexec_fn=pin, check=False)
     m = LINE.search(out.stdout)
     if out.returncode != 0 or not m:
         fail(f"{binary} {scenario}: exit {out.returncode}, no result line: {out.stderr.strip()[:200]}")
-    return float(m.group(3)), f"events {m.group(1)} packet-hops {m.group(2)}"
+    peak = PEAK.search(out.stdout)
+    memory = f" peak {peak.group(1)} MiB" if peak else ""
+    return float(m.group(3)), f"events {m.group(1)} packet-hops {m.group(2)}{memory}"
 
 
 def main() -> None:
