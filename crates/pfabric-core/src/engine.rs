@@ -100,10 +100,16 @@ impl PriorityLoss {
         self.edges.len() + 1
     }
 
-    /// The bin of a priority number.
+    /// The bin of a priority number: the number of edges at or below it. Counted without branches for the
+    /// usual few edges (a binary search's branches depend on each packet's number, and mispredict), searched
+    /// for many.
     #[inline]
     fn bin(&self, priority: u64) -> u8 {
-        self.edges.partition_point(|&e| e <= priority) as u8
+        if self.edges.len() <= 16 {
+            self.edges.iter().map(|&e| (e <= priority) as u8).sum()
+        } else {
+            self.edges.partition_point(|&e| e <= priority) as u8
+        }
     }
 }
 
@@ -922,6 +928,22 @@ mod port_behaviour {
         let sent: u64 = (0..sim.ports.len()).map(|p| sim.port_counters(p).tx_packets).sum();
         assert_eq!(sent, sim.counters.packet_hops);
         check_work_conserving(&sim);
+    }
+}
+
+#[cfg(test)]
+mod loss_bins {
+    use super::PriorityLoss;
+
+    #[test]
+    fn a_priority_number_falls_in_the_bin_after_the_edges_at_or_below_it() {
+        for edges in [vec![10, 100, 1_000], (1..=40).map(|e| e * 7).collect()] {
+            let loss = PriorityLoss::new(edges.clone());
+            for priority in 0..300 {
+                let expected = edges.iter().take_while(|&&e| e <= priority).count() as u8;
+                assert_eq!(loss.bin(priority), expected, "{priority} with {} edges", edges.len());
+            }
+        }
     }
 }
 
