@@ -1,6 +1,6 @@
 //! The event queue alone, on a hold model shaped like a 10 Gbps leaf-spine: pop the earliest event and schedule
 //! one in its place, half of them one full-packet serialization (1.2-1.32 us) ahead and half anywhere within
-//! 1.3 us, with PENDING events waiting (default 1800, the peak of pfabric-websearch-0.6-20k). Prints wall
+//! 1.3 us, with PENDING events waiting (default 1517, the peak of pfabric-websearch-0.6-20k). Prints wall
 //! nanoseconds per pop + schedule; see bench/RESULTS.md.
 //!
 //! cargo run --release -p pfabric-core --example event_queue -- [PENDING]
@@ -12,7 +12,7 @@ use pfabric_core::sim::rng::Rng;
 const OPS: u64 = 200_000_000;
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|x| x.parse().ok()).unwrap_or(1800);
+    let n: usize = std::env::args().nth(1).and_then(|x| x.parse().ok()).unwrap_or(1517);
     let mut q = EventQueue::for_horizon(1_320_000);
     let mut rng = Rng::new(1);
     let deltas: Vec<u64> = (0..4096)
