@@ -583,8 +583,7 @@ impl Simulation {
         let cell = ps.loss_base as usize + p.loss_bin as usize;
         self.loss.offered[cell] += (p.kind == PacketKind::Data) as u64;
         let wire = p.wire;
-        let idle = ps.busy_until <= self.now;
-        if idle && ps.queued_bytes == 0 {
+        if ps.busy_until <= self.now && ps.queued_bytes == 0 {
             self.transmit(port, id, wire, self.now);
             return;
         }
@@ -608,11 +607,6 @@ impl Simulation {
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
-        if idle {
-            // An idle port with packets waiting: only a discipline that held them back when it was asked
-            // (none here does) leaves one so. Ask again, now that this packet is in.
-            self.send_due(port);
-        }
     }
 
     /// Port `port` starts sending packet `id` at `start` (now, or the moment its serializer freed).
@@ -649,7 +643,13 @@ impl Simulation {
             }
             let at = ps.busy_until;
             ps.account_queue(at);
-            let Some((id, wire)) = ps.queue.dequeue(&self.pool, at) else { return };
+            let Some((id, wire)) = ps.queue.dequeue(&self.pool, at) else {
+                // Every discipline here yields a packet whenever bytes wait (PIEO's packets are eligible from
+                // their enqueue, which comes before any departure that could pick them): a queue that held
+                // packets back would need a wake-up of the port, which this engine does not have.
+                debug_assert!(false, "port {port}: bytes wait but the queue yields nothing");
+                return;
+            };
             ps.queued_bytes -= wire as u64;
             debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
             self.transmit(port, id, wire, at);

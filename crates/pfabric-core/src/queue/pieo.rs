@@ -7,8 +7,9 @@
 //!
 //! As built, nothing is shaped yet: [`Pieo::enqueue`] makes a packet eligible at the time it is enqueued, so
 //! every queued packet is eligible whenever the port asks and PIEO behaves as a PIFO. A shaped scheduler (a
-//! rate limit per flow, a deadline's earliest start) needs only to call [`Pieo::enqueue_eligible_at`] with a
-//! later `send_at`, and the port to come back when nothing is eligible.
+//! rate limit per flow, a deadline's earliest start) needs to call [`Pieo::enqueue_eligible_at`] with a later
+//! `send_at`, and the engine to wake the port when its first entry becomes eligible: ports have no wake-up
+//! events of their own (they act when a packet joins them or the packet they sent arrives; see engine.rs).
 //!
 //! Capacity is counted in packets (default 80, as the paper's PIFO). When an arrival finds the queue full,
 //! the packet with the largest rank is dropped, the latest arrival among equals, which may be the arrival;
