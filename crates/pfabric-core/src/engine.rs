@@ -80,6 +80,12 @@ impl PortState {
         self.queue_area += self.queued_bytes as u128 * (now - self.queue_since) as u128;
         self.queue_since = now;
     }
+
+    /// Packets wait and the serializer freed at or before `now`: the port owes a transmission.
+    #[inline(always)]
+    fn owes_a_send(&self, now: Time) -> bool {
+        self.queued_bytes != 0 && self.busy_until <= now
+    }
 }
 
 /// Data packets offered to and dropped by ports, per tier and per priority-number bin (the paper's Figure 13).
@@ -629,18 +635,14 @@ impl Simulation {
     /// the port up to date first.
     #[inline(always)]
     fn send_due(&mut self, port: u32) {
-        let ps = &self.ports[port as usize];
-        if ps.queued_bytes != 0 && ps.busy_until <= self.now {
+        if self.ports[port as usize].owes_a_send(self.now) {
             self.send_due_loop(port);
         }
     }
 
     fn send_due_loop(&mut self, port: u32) {
-        loop {
+        while self.ports[port as usize].owes_a_send(self.now) {
             let ps = &mut self.ports[port as usize];
-            if ps.queued_bytes == 0 || ps.busy_until > self.now {
-                return;
-            }
             let at = ps.busy_until;
             ps.account_queue(at);
             let Some((id, wire)) = ps.queue.dequeue(&self.pool, at) else {
