@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import metrics
-from .scenario import Scenario
+from .scenario import Scenario, Trace
 
 __all__ = ["CORE_FLOW_COLUMNS", "RunResult", "columns_to_table"]
 
@@ -97,6 +97,31 @@ def with_rate(samples: pa.Table, interval_s: float | None) -> pa.Table:
     return samples.append_column("time_s", pa.array(time_s)).append_column("throughput_gbps", pa.array(gbps))
 
 
+def in_trace_rows(order: np.ndarray, flows: pa.Table, *others: pa.Table) -> tuple[pa.Table, ...]:
+    """A trace run's tables with flow ids that follow the trace's rows.
+
+    The core numbers a trace's flows in start order: its flow i is the trace's data row `order[i]`
+    (0-based). Here `flow_id` becomes that row index, a `trace_row` column (counted from 1, as errors count
+    rows) follows it, and the flow table is sorted by row, so it reads like the file even when the file's
+    start times are not sorted. The `flow_id` of the other tables (throughput, arrivals) is mapped alike.
+    """
+    order = np.asarray(order, dtype=np.int64)
+    core_ids = flows.column("flow_id").to_numpy().astype(np.int64)
+    rows = order[core_ids]
+    index = flows.column_names.index("flow_id")
+    flows = flows.set_column(index, "flow_id", pa.array(rows.astype(np.uint64)))
+    flows = flows.add_column(index + 1, "trace_row", pa.array((rows + 1).astype(np.uint64)))
+    flows = flows.take(pa.array(np.argsort(rows, kind="stable")))
+    mapped = []
+    for table in others:
+        if "flow_id" in table.column_names:
+            ids = order[table.column("flow_id").to_numpy().astype(np.int64)]
+            index = table.column_names.index("flow_id")
+            table = table.set_column(index, "flow_id", pa.array(ids, type=table.schema.field("flow_id").type))
+        mapped.append(table)
+    return (flows, *mapped)
+
+
 @dataclass
 class RunResult:
     """One finished run: tables, counters, summary, and the scenario that produced them."""
@@ -123,6 +148,10 @@ class RunResult:
             columns_to_table(raw.get("throughput") or {}), scenario.output.sample_interval_s
         )
         arrivals = columns_to_table(raw.get("arrivals") or {})
+        if isinstance(scenario.workload, Trace):
+            flows, throughput, arrivals = in_trace_rows(
+                scenario.workload.trace_data.order, flows, throughput, arrivals
+            )
         if arrivals.num_columns:
             seconds = _seconds(arrivals.column("time_ps").to_numpy())
             arrivals = arrivals.append_column("time_s", pa.array(seconds))
@@ -134,7 +163,15 @@ class RunResult:
                 f"offered load {stats['target_load']:.2f} >= 1: the fabric is overloaded, queues grow without "
                 "bound, and averages over the flows that finished understate what flows see"
             )
-        if stats.get("cut_short"):
+        if stats.get("out_of_event_budget"):
+            budget = int(stats.get("event_budget") or 0)
+            why = "run.max_events" if scenario.run.max_events else "the budget derived from its flows"
+            summary["warnings"].append(
+                f"stopped after {budget:,} events ({why}) before every flow finished: the run was not "
+                "converging (timeouts much shorter than its round trips, say); flows not done are reported "
+                "unfinished; set run.max_events higher to go on"
+            )
+        elif stats.get("cut_short"):
             limit = scenario.run.max_sim_time_s
             summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
         return cls(

@@ -78,12 +78,14 @@ PositiveInt = Annotated[int, _Number, Field(gt=0)]
 # time beyond MAX_SECONDS, and rates stay within [0.001, 1e6] Gbps.
 MAX_SECONDS = workloads.MAX_SECONDS
 Rate = Annotated[float, _Number, Field(ge=1e-3, le=1e6)]
-Delay = Annotated[float, _Number, Field(ge=0, le=MAX_SECONDS * 1e6)]
+# A link's delay (us): at most a second, 5,000 times a datacenter's round trip (longer ones made runs of
+# timeouts that never ended).
+Delay = Annotated[float, _Number, Field(ge=0, le=1e6)]
 PositiveFloat = Annotated[float, _Number, Field(gt=0)]
 NonNegativeFloat = Annotated[float, _Number, Field(ge=0)]
 Seconds = Annotated[float, _Number, Field(gt=0, le=MAX_SECONDS)]
 Fraction = Annotated[float, _Number, Field(ge=0, lt=0.5)]
-Routing = Literal["spray", "ecmp"]
+Routing = Literal["spray", "ecmp", "adaptive"]
 
 
 class _Section(BaseModel):
@@ -147,7 +149,9 @@ def _routing() -> Any:
     return Field(
         "spray",
         description="How packets pick among equal-cost paths: spray = per packet at random (paper), "
-        "ecmp = one path per flow by hash.",
+        "ecmp = one path per flow by hash, adaptive = per packet to the port that frees first (as DRILL). "
+        "A flow's ideal FCT is the flow alone in the idle fabric routed the same way; sprayed, it is the best "
+        "any per-packet choice of paths gives it (what adaptive gives a lone flow).",
     )
 
 
@@ -383,12 +387,18 @@ class Poisson(_Section):
 
 
 class Trace(_Section):
-    """Flows replayed from a CSV file `start_s,src,dst,size_bytes[,deadline_s]` (header required)."""
+    """Flows replayed from a CSV file `start_s,src,dst,size_bytes[,deadline_s]` (header required).
+
+    Flow ids follow the file: the flow of data row N (counted from 1, the header not counted) has flow id
+    N - 1 and trace_row N in flows.parquet, whose rows keep the file's order even when the start times are
+    not sorted (the core replays the flows in start order either way).
+    """
 
     kind: Literal["trace"] = Field("trace", description="Flows replayed from a CSV file.")
     path: str = Field(
         description="CSV with header start_s,src,dst,size_bytes[,deadline_s] (relative to the scenario file); "
-        "hosts are indices in [0, hosts), deadline_s counts from start_s.",
+        "hosts are indices in [0, hosts), deadline_s counts from start_s and an empty deadline_s cell means no "
+        "deadline. Rows may come in any start order; data row N (from 1) is flow id N - 1 (trace_row N).",
         json_schema_extra={
             "allowed": "expected the path of a CSV file with header start_s,src,dst,size_bytes"
         },
@@ -410,10 +420,15 @@ class Trace(_Section):
         self._flows = workloads.load_trace(self.path, hosts, "path")
         return self._flows
 
-    def to_core(self) -> dict:
+    @property
+    def trace_data(self) -> workloads.Trace:
+        """The checked flows, in the file's row order (loaded once at validation)."""
         if self._flows is None:
             raise RuntimeError("trace not loaded: validate it through a Scenario")
-        return {"kind": "trace", **self._flows.to_core()}
+        return self._flows
+
+    def to_core(self) -> dict:
+        return {"kind": "trace", **self.trace_data.to_core()}
 
 
 class FanIn(_Section):
@@ -679,7 +694,11 @@ class Output(_Section):
         None, description="Record the throughput of tracked flows every this often (throughput.parquet)."
     )
     track_flows: Annotated[int, _Number] = Field(
-        0, ge=0, le=2**20, description="Track the throughput of the flows with ids below this."
+        0,
+        ge=0,
+        le=2**20,
+        description="Track the throughput of the flows with ids below this (with a trace: the first this many "
+        "flows to start, whose ids are their rows).",
     )
     log_arrivals: bool = Field(
         False,
@@ -710,6 +729,14 @@ class Run(_Section):
         None,
         description="Stop at this simulated time; flows not done are reported unfinished. "
         "Unset: run until every flow finishes.",
+    )
+    max_events: Annotated[int, _Number] | None = Field(
+        None,
+        ge=1,
+        lt=2**63,
+        description="Stop after this many events; flows not done are reported unfinished. Unset: a budget "
+        "derived from the flows, 1e6 events plus 64 x the events each flow needs unimpeded (every packet and "
+        "its ACK once along the longest path), so that no scenario runs on without bound.",
     )
 
 

@@ -39,6 +39,9 @@ pub enum Routing {
     Spray,
     /// Per flow, by a hash of the flow and the switch.
     Ecmp,
+    /// Per packet, to the equal-cost port that frees first (a local least-loaded choice, as DRILL makes): a
+    /// flow alone in the fabric gets its ideal FCT exactly.
+    Adaptive,
 }
 
 #[derive(Clone, Debug)]
@@ -245,6 +248,8 @@ pub struct ScenarioConfig {
     pub workload: WorkloadConfig,
     pub scheme: SchemeConfig,
     pub max_sim_time: Option<Time>,
+    /// Stop after this many events; unset: a budget derived from the flows (see the engine's `event_budget`).
+    pub max_events: Option<u64>,
     pub measure: MeasureConfig,
 }
 
@@ -382,6 +387,15 @@ impl<'a> Section<'a> {
         Ok(x)
     }
 
+    /// A link's delay in microseconds, in [0, MAX_LINK_DELAY_S].
+    fn link_delay(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
+        let x = self.non_negative(key, default)?;
+        if x * 1e-6 > MAX_LINK_DELAY_S {
+            return err(&self.field(key), format!("{x:?}"), "a delay in [0, 1e6] us (at most one second)");
+        }
+        Ok(x)
+    }
+
     fn non_negative(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
         let x = self.f64_or(key, default)?;
         if x >= 0.0 {
@@ -426,6 +440,11 @@ const MAX_HOSTS: u64 = 1 << 20;
 /// Longest time a scenario may name (delays, starts, durations): simulated time is a u64 of picoseconds,
 /// which overflows after 213 days; 1e6 s leaves room for any sum of them.
 pub const MAX_SECONDS: f64 = 1e6;
+/// Largest flow a scenario may name: a terabyte is 685 million packets, minutes of simulation; more would
+/// run for days.
+pub const MAX_FLOW_BYTES: u64 = 1_000_000_000_000;
+/// Longest propagation or host delay of a link: a second is 5,000 times a datacenter's round trip.
+pub const MAX_LINK_DELAY_S: f64 = 1.0;
 
 fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
     let s = Section::of(v, "topology")?;
@@ -475,7 +494,8 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
     let routing = match s.str_or("routing", "spray")? {
         "spray" => Routing::Spray,
         "ecmp" => Routing::Ecmp,
-        other => return err("topology.routing", format!("{other:?}"), "one of: spray, ecmp"),
+        "adaptive" => Routing::Adaptive,
+        other => return err("topology.routing", format!("{other:?}"), "one of: spray, ecmp, adaptive"),
     };
     for (key, rate) in [("host_rate_gbps", host_rate), (core_key, core_rate)] {
         if !(1e-3..=1e6).contains(&rate) {
@@ -487,8 +507,8 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
         links: LinkParams {
             host_rate_bps: bps_from_gbps(host_rate),
             core_rate_bps: bps_from_gbps(core_rate),
-            link_delay_ps: ps_from_us(s.duration("link_delay_us", 0.2, 1e-6, false)?),
-            host_delay_ps: ps_from_us(s.duration("host_delay_us", 2.5, 1e-6, false)?),
+            link_delay_ps: ps_from_us(s.link_delay("link_delay_us", 0.2)?),
+            host_delay_ps: ps_from_us(s.link_delay("host_delay_us", 2.5)?),
         },
         routing,
     })
@@ -594,8 +614,8 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
                 if !(0.0..=MAX_SECONDS).contains(&start[i]) {
                     return err(&format!("workload.start_s[{i}]"), format!("{:?}", start[i]), "a time in [0, 1e6] s");
                 }
-                if size[i].is_nan() || size[i] <= 0.0 || size[i] > 1e15 {
-                    return err(&format!("workload.size_bytes[{i}]"), size[i], "a size in (0, 1e15]");
+                if size[i].is_nan() || size[i] <= 0.0 || size[i] > MAX_FLOW_BYTES as f64 {
+                    return err(&format!("workload.size_bytes row {}", i + 1), size[i], "a size in (0, 1e12] bytes");
                 }
                 let dl = match &deadline {
                     Some(d) if d[i] > MAX_SECONDS => {
@@ -639,19 +659,19 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
             let sizes: Vec<u64> = match (s.get("flow_bytes"), s.get("total_bytes"), s.get("sizes_bytes")) {
                 (Some(_), None, None) => {
                     let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)?;
-                    vec![s.int_in("flow_bytes", 1, 1, 1 << 50)?; senders as usize]
+                    vec![s.int_in("flow_bytes", 1, 1, MAX_FLOW_BYTES)?; senders as usize]
                 }
                 (None, Some(_), None) => {
                     let senders = s.int_in("senders", 1, 1, hosts as u64 - 1)?;
-                    vec![s.int_in("total_bytes", 1, 1, 1 << 50)?.div_ceil(senders); senders as usize]
+                    vec![s.int_in("total_bytes", 1, 1, MAX_FLOW_BYTES * senders)?.div_ceil(senders); senders as usize]
                 }
                 (None, None, Some(v)) => {
                     let list = s.f64_list("sizes_bytes")?;
                     if list.is_empty() || list.len() as u64 > hosts as u64 - 1 {
                         return err("workload.sizes_bytes", v, format!("1 to {} sizes, one per sender", hosts - 1));
                     }
-                    if let Some(bad) = list.iter().find(|&&x| !(1.0..=1e15).contains(&x)) {
-                        return err("workload.sizes_bytes", bad, "sizes in [1, 1e15] bytes");
+                    if let Some(bad) = list.iter().find(|&&x| !(1.0..=MAX_FLOW_BYTES as f64).contains(&x)) {
+                        return err("workload.sizes_bytes", bad, "sizes in [1, 1e12] bytes");
                     }
                     list.iter().map(|&x| x.ceil() as u64).collect()
                 }
@@ -907,13 +927,17 @@ impl ScenarioConfig {
         let workload =
             parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts(), topology.links.host_rate_bps)?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
-        run.only(&["max_sim_time_s"])?;
+        run.only(&["max_sim_time_s", "max_events"])?;
         let max_sim_time = match run.get("max_sim_time_s") {
             None => None,
             Some(_) => Some(ps_from_s(run.duration("max_sim_time_s", 1.0, 1.0, true)?)),
         };
+        let max_events = match run.get("max_events") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(run.int_in("max_events", 1, 1, u64::MAX >> 1)?),
+        };
         let measure = parse_measure(s.get("output").unwrap_or(&empty))?;
-        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time, measure })
+        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time, max_events, measure })
     }
 }
 

@@ -20,11 +20,11 @@
 
 use crate::config::{MeasureConfig, Routing, ScenarioConfig};
 use crate::ideal::IdealScheduler;
-use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
+use crate::metrics::lone_flow::LoneFlowIdeal;
 use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
-use crate::net::packet::{Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
+use crate::net::packet::{packets_for, Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
 use crate::net::pdq_port::PdqPort;
-use crate::net::topology::Topology;
+use crate::net::topology::{ecmp_choice, Topology};
 use crate::queue::Queue;
 use crate::queue::QueueConfig;
 use crate::sim::event::{EventKind, EventQueue};
@@ -35,6 +35,13 @@ use crate::transport::{Receiver, Sender, TransportParams};
 use crate::workload::{offered_wire_bytes, Arrivals, FlowSpec};
 
 const NO_SLOT: u32 = u32::MAX;
+
+/// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
+const EVENT_BUDGET_BASE: u64 = 1_000_000;
+/// The multiple of a flow's unimpeded events (each packet and its ACK once along the path) that the derived
+/// budget grants it: congested runs on the paper's fabric use 2-3x; a run that needs 64x is not converging
+/// (timeouts far shorter than its round trips, say) and stops with what it has, flagged.
+const EVENT_ALLOWANCE: u64 = 64;
 
 /// A port's state during a run. Laid out for the cache (cachegrind's L1 model, 10 misses per packet-hop, is
 /// where much of the time goes): the first line holds what every packet crossing the port reads or writes,
@@ -182,6 +189,14 @@ pub struct Simulation {
     max_time: Option<Time>,
     /// The run stopped at `max_time` with events left.
     pub(crate) cut_short: bool,
+    /// Events the run may process: the scenario's `max_events`, or a budget that grows with each flow by
+    /// [`EVENT_ALLOWANCE`] times the events it needs unimpeded, so that no scenario runs on without bound.
+    event_budget: u64,
+    budget_derived: bool,
+    /// The run stopped at its event budget with events left.
+    pub(crate) out_of_budget: bool,
+    /// Ports on the longest path between two hosts (what a flow's unimpeded events are counted from).
+    longest_path: u64,
     loss: PriorityLoss,
     sampler: Option<Sampler>,
     /// Data arrivals of tracked flows, if logged: (time, flow, packet index, rank stamped, retransmission).
@@ -189,6 +204,8 @@ pub struct Simulation {
     /// The flow-level central scheduler, when the scheme is Ideal (no packets at all then).
     ideal: Option<IdealScheduler>,
     ideal_generation: u32,
+    /// Each flow's ideal FCT: alone in the idle fabric, routed as this run routes.
+    lone_flow: LoneFlowIdeal,
     /// The load the workload offers (Poisson), 0 when not defined by one.
     pub(crate) target_load: f64,
     #[cfg(test)]
@@ -238,6 +255,12 @@ impl Simulation {
         };
         let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
         let flows_total = arrivals.total();
+        // PDQ keeps per-flow state along one path: its packets follow the flow's ECMP path, never sprayed.
+        let routing = if matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }) {
+            Routing::Ecmp
+        } else {
+            cfg.topology.routing
+        };
         let mut sim = Simulation {
             now: 0,
             events: EventQueue::for_horizon(event_horizon(&topo)),
@@ -245,12 +268,8 @@ impl Simulation {
             topo,
             ports,
             transport: cfg.scheme.transport,
-            // PDQ keeps per-flow state along one path: its packets follow the flow's ECMP path, never sprayed.
-            routing: if matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }) {
-                Routing::Ecmp
-            } else {
-                cfg.topology.routing
-            },
+            routing,
+            lone_flow: LoneFlowIdeal::new(routing),
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             spray: Rng::stream(cfg.seed, "spray"),
             next_arrival: None,
@@ -264,6 +283,10 @@ impl Simulation {
             counters: RunCounters::default(),
             max_time: cfg.max_sim_time,
             cut_short: false,
+            event_budget: cfg.max_events.unwrap_or(EVENT_BUDGET_BASE),
+            budget_derived: cfg.max_events.is_none(),
+            out_of_budget: false,
+            longest_path: 0,
             arrivals: Arrivals::List { flows: Vec::new(), next: 0 },
             loss: PriorityLoss::new(loss_priority_edges),
             sampler: sample_interval.filter(|_| track_flows > 0).map(|interval| Sampler {
@@ -278,6 +301,7 @@ impl Simulation {
             #[cfg(test)]
             port_log: Vec::new(),
         };
+        sim.longest_path = (1..sim.topo.hosts).map(|d| sim.topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
         if cfg.scheme.flow_level {
             sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
         }
@@ -370,6 +394,13 @@ impl Simulation {
                     return true;
                 }
             }
+            if self.counters.events >= self.event_budget {
+                self.out_of_budget = true;
+                self.cut_short = true;
+                self.send_all_due();
+                self.finish_records();
+                return true;
+            }
             self.now = ev.time;
             self.counters.events += 1;
             // Nearly every event is a packet's arrival, and the next one is known already: ask for its packet
@@ -412,16 +443,7 @@ impl Simulation {
     /// Record a new flow (its output row, with its ideal FCT); returns its id.
     fn record_flow(&mut self, f: &FlowSpec) -> u32 {
         let id = self.flows.len() as u32;
-        let hops: Vec<Hop> = self
-            .topo
-            .path_ports(f.src, f.dst)
-            .iter()
-            .map(|&p| Hop {
-                rate_bps: self.topo.ports[p as usize].rate_bps,
-                delay_ps: self.topo.ports[p as usize].delay_ps,
-            })
-            .collect();
-        let ideal_fct = ideal_fct_ps(f.size_bytes, &hops);
+        let ideal_fct = self.lone_flow.fct(&self.topo, id, f.src, f.dst, f.size_bytes);
         // A deadline is never tighter than min_factor x the ideal FCT (the paper's 1.25).
         let floor = self.now + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
         self.flows.push(FlowRecord {
@@ -439,6 +461,11 @@ impl Simulation {
         });
         self.counters.flows_started += 1;
         self.counters.offered_wire_bytes += offered_wire_bytes(f);
+        if self.budget_derived {
+            // Each packet and its ACK cross the path once, plus the flow's arrival and a few timers.
+            let unimpeded = 2 * packets_for(f.size_bytes) * self.longest_path + 4;
+            self.event_budget = self.event_budget.saturating_add(EVENT_ALLOWANCE.saturating_mul(unimpeded));
+        }
         id
     }
 
@@ -665,6 +692,30 @@ impl Simulation {
         }
     }
 
+    /// Adaptive routing: of the equal-cost ports of switch `node` towards `dst`, the one that frees first (its
+    /// serializer and queue drained); ties go to the first found from a random place in the list, so idle
+    /// ports share the traffic.
+    fn least_loaded(&mut self, node: u32, dst: u32) -> u32 {
+        let n = self.topo.next_hops(node, dst).len();
+        let first = self.spray.below(n as u64) as usize;
+        let mut best = (Time::MAX, 0);
+        for k in 0..n {
+            let port = self.topo.next_hops(node, dst)[(first + k) % n];
+            self.send_due(port);
+            let ps = &self.ports[port as usize];
+            let backlog = if ps.ps_per_byte != 0 {
+                ps.queued_bytes * ps.ps_per_byte as u64
+            } else {
+                serialization_ps(ps.queued_bytes, ps.rate_bps)
+            };
+            let free = ps.busy_until.max(self.now) + backlog;
+            if free < best.0 {
+                best = (free, port);
+            }
+        }
+        best.1
+    }
+
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
     fn arrive(&mut self, id: PacketId, from: u32) {
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
@@ -678,7 +729,11 @@ impl Simulation {
                 1 => choices[0],
                 n => match self.routing {
                     Routing::Spray => choices[self.spray.below(n as u64) as usize],
-                    Routing::Ecmp => choices[(flow_hash(p.flow, node) % n as u64) as usize],
+                    Routing::Ecmp => ecmp_choice(p.flow, node, choices),
+                    Routing::Adaptive => {
+                        let dst = p.dst;
+                        self.least_loaded(node, dst)
+                    }
                 },
             };
             self.enqueue(port, id);
@@ -831,19 +886,20 @@ fn event_horizon(topo: &Topology) -> Time {
     longest
 }
 
-/// ECMP's hash of a flow at a switch: the same flow always takes the same port there.
-#[inline]
-fn flow_hash(flow: u32, node: u32) -> u64 {
-    let mut z = ((flow as u64) << 32 | node as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Simulation {
-    /// Whether the run stopped at its time limit with work left.
+    /// Whether the run stopped at its time limit or its event budget with work left.
     pub fn cut_short(&self) -> bool {
         self.cut_short
+    }
+
+    /// Whether the run stopped at its event budget (`run.max_events`, or the one derived from its flows).
+    pub fn out_of_budget(&self) -> bool {
+        self.out_of_budget
+    }
+
+    /// The events the run may process (grows with each flow when derived).
+    pub fn event_budget(&self) -> u64 {
+        self.event_budget
     }
 }
 

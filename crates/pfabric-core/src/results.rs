@@ -124,6 +124,8 @@ pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
         ("peak_live_packets", c.peak_live_packets as f64),
         ("hosts", sim.topology().hosts as f64),
         ("cut_short", if sim.cut_short() { 1.0 } else { 0.0 }),
+        ("out_of_event_budget", if sim.out_of_budget() { 1.0 } else { 0.0 }),
+        ("event_budget", sim.event_budget() as f64),
         ("target_load", sim.target_load),
     ]
 }

@@ -101,3 +101,50 @@ fn same_seed_same_results_other_seed_other_results() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// No scenario runs on without bound. A host delay of 1e12 us (once accepted, then a run of timeouts a million
+/// times shorter than the round trip that never ended) is refused; at the longest delay allowed, a second,
+/// pFabric's 45 us timeouts still fire thousands of times per round trip, and the run stops at its event
+/// budget with what it has, flagged, instead of running on.
+#[test]
+fn every_accepted_scenario_ends_within_its_event_budget() {
+    let refused = pfabric_core::ScenarioConfig::from_value(&json!({
+        "topology": {"kind": "star", "hosts": 8, "host_delay_us": 1e12},
+    }));
+    let Err(e) = refused else { panic!("a host delay of 1e12 us was accepted") };
+    assert_eq!(e.field, "topology.host_delay_us", "{e}");
+    let huge_cdf = json!({"size_bytes": [1460.0, 1e15], "cdf": [0.5, 1.0], "interpolation": "linear"});
+    let refused = pfabric_core::ScenarioConfig::from_value(&json!({"workload": {"flows": 10, "cdf": huge_cdf}}));
+    let Err(e) = refused else { panic!("a CDF reaching 1e15-byte flows was accepted") };
+    assert!(e.to_string().contains("1e12"), "{e}");
+
+    for scheme in [json!({"name": "pfabric"}), json!({"name": "tcp"})] {
+        let mut sim = Simulation::new(scenario(
+            json!({"kind": "star", "hosts": 8, "host_delay_us": 1e6}),
+            json!({"kind": "poisson", "load": 0.5, "flows": 20,
+                   "cdf": {"size_bytes": [14600], "cdf": [1.0], "interpolation": "step"}}),
+            scheme.clone(),
+            1,
+        ));
+        sim.run();
+        let c = sim.counters();
+        assert!(c.events <= sim.event_budget(), "{scheme}");
+        assert!(
+            c.flows_finished == 20 || (sim.out_of_budget() && sim.cut_short()),
+            "{scheme}: {} finished, not flagged",
+            c.flows_finished
+        );
+    }
+    let mut sim = Simulation::new(
+        pfabric_core::ScenarioConfig::from_value(&json!({
+            "topology": {"kind": "star", "hosts": 8},
+            "workload": {"kind": "poisson", "load": 0.5, "flows": 50, "cdf": websearch_cdf()},
+            "run": {"max_events": 1000},
+        }))
+        .unwrap(),
+    );
+    sim.run();
+    assert_eq!(sim.counters().events, 1000);
+    assert!(sim.out_of_budget() && sim.cut_short());
+    assert!(sim.counters().flows_finished < 50);
+}

@@ -69,3 +69,67 @@ fn ideal_gives_a_lone_flow_its_ideal_fct_and_serves_a_fan_in_one_by_one() {
     assert_eq!(f[0].finish, work(100_000) + work(200_000) + work(300_000) + latency(0));
     assert_eq!(sim.counters().packet_hops, 0, "Ideal is flow-level: no packets");
 }
+
+/// Every fabric kind, at equal and unequal tier rates (a core slower than, equal to and faster than the hosts),
+/// with each routing: ECMP and adaptive spraying give a lone flow exactly its ideal; random spraying never
+/// beats it (and meets it where the core keeps up). Regression: a 2 Gbps core under 10 Gbps hosts with
+/// spraying once gave a 1 MB flow slowdown 0.617, its ideal having assumed one core path.
+#[test]
+fn lone_flows_meet_the_ideal_fct_on_every_fabric_rate_and_routing() {
+    let big_window =
+        json!({"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64});
+    let fabrics = [
+        (json!({"kind": "leaf-spine", "leaves": 2, "hosts_per_leaf": 4}), vec![(0, 7), (1, 0), (4, 5)]),
+        (json!({"kind": "fat-tree", "k": 4}), vec![(0, 15), (0, 2), (0, 1), (5, 12)]),
+        (json!({"kind": "fat-tree", "k": 8}), vec![(0, 127), (0, 9)]),
+        (json!({"kind": "star", "hosts": 6}), vec![(0, 5)]),
+        (json!({"kind": "dumbbell", "hosts_per_side": 3}), vec![(0, 5), (0, 1)]),
+    ];
+    for (topology, pairs) in fabrics {
+        for core_gbps in [2.0, 4.0, 5.0, 10.0, 40.0] {
+            for routing in ["ecmp", "adaptive", "spray"] {
+                let mut topo = topology.clone();
+                topo["routing"] = json!(routing);
+                let key = if topo["kind"] == "dumbbell" { "bottleneck_rate_gbps" } else { "core_rate_gbps" };
+                if topo["kind"] != "star" {
+                    topo[key] = json!(core_gbps);
+                }
+                for &(src, dst) in &pairs {
+                    for size in [1u64, 1460, 5000, 29_200, 1_000_000, 1_000_001] {
+                        let (fct, ideal) = lone_fct(topo.clone(), big_window.clone(), src, dst, size);
+                        let case = format!("{topo} {src}->{dst} size {size}");
+                        if routing == "spray" {
+                            assert!(fct >= ideal, "{case}: {fct} < {ideal}");
+                            if core_gbps >= 10.0 {
+                                assert_eq!(fct, ideal, "{case}: the core keeps up, every path is as good");
+                            }
+                        } else {
+                            assert_eq!(fct, ideal, "{case}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The regression of the issue that found it: a 2 Gbps core under 10 Gbps hosts, one 1 MB flow, spraying.
+#[test]
+fn a_sprayed_flow_over_a_slow_core_is_never_faster_than_its_ideal() {
+    let topo = json!({"kind": "leaf-spine", "leaves": 2, "hosts_per_leaf": 4, "core_rate_gbps": 2.0});
+    let (fct, ideal) = lone_fct(topo.clone(), json!({"name": "tcp"}), 4, 0, 1_000_000);
+    assert!(fct >= ideal, "slowdown {}", fct as f64 / ideal as f64);
+    // Four 2 Gbps spines carry 8 Gbps: well above one core path's 2 Gbps, which the ideal used to assume.
+    let sim = Simulation::new(scenario(topo, trace(&[(0.0, 4, 0, 1)]), json!({"name": "tcp"}), 1));
+    let path = sim.topology().path_ports(4, 0);
+    let hops: Vec<_> = path
+        .iter()
+        .map(|&p| pfabric_core::metrics::ideal_fct::Hop {
+            rate_bps: sim.topology().ports[p as usize].rate_bps,
+            delay_ps: sim.topology().ports[p as usize].delay_ps,
+        })
+        .collect();
+    let one_path = pfabric_core::metrics::ideal_fct::ideal_fct_ps(1_000_000, &hops);
+    assert!((ideal as f64) < 0.3 * one_path as f64, "ideal {ideal} against one path's {one_path}");
+    assert!(ideal as f64 > 1_000_000.0 * 8.0 / 8e9 * 1e12, "no faster than the four spines together");
+}

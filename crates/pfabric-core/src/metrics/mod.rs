@@ -3,6 +3,7 @@
 //! computed by the Python front, which owns the definitions users read.
 
 pub mod ideal_fct;
+pub mod lone_flow;
 
 use crate::sim::time::Time;
 

@@ -243,23 +243,50 @@ impl Topology {
         self.route_offsets.push(self.route_ports.len() as u32);
     }
 
-    /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch (all
-    /// choices have the same rates and delays in the topologies built here).
+    /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch.
     pub fn path_ports(&self, src: u32, dst: u32) -> Vec<u32> {
+        self.path_ports_with(src, dst, |_, choices| choices[0])
+    }
+
+    /// The ports a packet from `src` to `dst` crosses, `choose(switch, equal-cost ports)` picking at each
+    /// switch with more than one way on.
+    pub fn path_ports_with(&self, src: u32, dst: u32, mut choose: impl FnMut(u32, &[u32]) -> u32) -> Vec<u32> {
         let mut path = vec![self.nic_port(src)];
         let mut node = self.ports[self.nic_port(src) as usize].peer_node;
         while node != dst {
-            let p = self.next_hops(node, dst)[0];
+            let choices = self.next_hops(node, dst);
+            let p = if choices.len() == 1 { choices[0] } else { choose(node, choices) };
             path.push(p);
             node = self.ports[p as usize].peer_node;
         }
         path
     }
 
+    /// The switch host `host` attaches to.
+    #[inline]
+    pub fn edge_switch(&self, host: u32) -> u32 {
+        self.host_switch[host as usize]
+    }
+
     /// Whether every host can reach every other host.
     pub fn is_connected(&self) -> bool {
         (self.hosts..self.nodes).all(|s| (0..self.hosts).all(|d| !self.next_hops(s, d).is_empty()))
     }
+}
+
+/// ECMP's choice for `flow` at `node` among `choices`: the same flow always takes the same port there.
+#[inline]
+pub fn ecmp_choice(flow: u32, node: u32, choices: &[u32]) -> u32 {
+    choices[(flow_hash(flow, node) % choices.len() as u64) as usize]
+}
+
+/// ECMP's hash of a flow at a switch.
+#[inline]
+fn flow_hash(flow: u32, node: u32) -> u64 {
+    let mut z = ((flow as u64) << 32 | node as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Rates and delays shared by the topology constructors.

@@ -45,8 +45,8 @@ impl EmpiricalCdf {
         }
         for i in 0..sizes.len() {
             let row = i + 1;
-            if !sizes[i].is_finite() || sizes[i] < 0.0 {
-                return cdf_err(format!("size_bytes row {row}"), sizes[i], "a finite size >= 0");
+            if !sizes[i].is_finite() || sizes[i] < 0.0 || sizes[i] > crate::config::MAX_FLOW_BYTES as f64 {
+                return cdf_err(format!("size_bytes row {row}"), sizes[i], "a size in [0, 1e12] bytes");
             }
             if !cdf[i].is_finite() || !(0.0..=1.0).contains(&cdf[i]) {
                 return cdf_err(format!("cdf row {row}"), cdf[i], "a probability in [0, 1]");
