@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# Every run the tests make, in this process or a sweep's workers, is held to pfabric.invariants (api.run).
+os.environ["PFABRIC_CHECK_INVARIANTS"] = "1"
 if importlib.util.find_spec("pfabric") is None:
     sys.path.insert(0, str(ROOT / "python"))
 
@@ -25,6 +27,8 @@ def fake_core(monkeypatch):
     import fake_core as module
 
     monkeypatch.setitem(sys.modules, "pfabric._core", module)
+    # The fake's counters are not a real run's ledger: nothing to hold it to.
+    monkeypatch.delenv("PFABRIC_CHECK_INVARIANTS", raising=False)
     module.calls.clear()
     return module
 

@@ -24,8 +24,16 @@ fn lone_flows_meet_the_ideal_fct_on_leaf_spine() {
     ] {
         for (src, dst) in [(0, 143), (0, 1), (17, 40)] {
             for size in [1u64, 1460, 1461, 14_600, 100_000, 2_000_000] {
-                let (fct, ideal) = lone_fct(leaf_spine(), scheme.clone(), src, dst, size);
-                assert_eq!(fct, ideal, "{scheme} {src}->{dst} size {size}");
+                for routing in ["spray", "adaptive", "ecmp"] {
+                    let topo = json!({"kind": "leaf-spine", "routing": routing});
+                    let (fct, ideal) = lone_fct(topo, scheme.clone(), src, dst, size);
+                    // Sprayed at random, a short last packet may or may not find another spine to overtake on.
+                    if routing == "spray" && size % 1460 != 0 && size > 1460 {
+                        assert!(fct >= ideal, "{scheme} {src}->{dst} size {size}");
+                    } else {
+                        assert_eq!(fct, ideal, "{scheme} {src}->{dst} size {size} {routing}");
+                    }
+                }
             }
         }
     }
@@ -100,9 +108,13 @@ fn lone_flows_meet_the_ideal_fct_on_every_fabric_rate_and_routing() {
                         let case = format!("{topo} {src}->{dst} size {size}");
                         if routing == "spray" {
                             assert!(fct >= ideal, "{case}: {fct} < {ideal}");
-                            if core_gbps >= 10.0 {
+                            if core_gbps >= 10.0 && (size % 1460 == 0 || size <= 1460) {
                                 assert_eq!(fct, ideal, "{case}: the core keeps up, every path is as good");
                             }
+                        } else if routing == "adaptive" && size % 1460 != 0 && size > 1460 {
+                            // A short last packet's ideal is its earliest landing, which the switches' local
+                            // choice may miss by a little.
+                            assert!(fct >= ideal && (fct as f64) < 1.02 * ideal as f64, "{case}: {fct} vs {ideal}");
                         } else {
                             assert_eq!(fct, ideal, "{case}");
                         }
@@ -132,4 +144,28 @@ fn a_sprayed_flow_over_a_slow_core_is_never_faster_than_its_ideal() {
     let one_path = pfabric_core::metrics::ideal_fct::ideal_fct_ps(1_000_000, &hops);
     assert!((ideal as f64) < 0.3 * one_path as f64, "ideal {ideal} against one path's {one_path}");
     assert!(ideal as f64 > 1_000_000.0 * 8.0 / 8e9 * 1e12, "no faster than the four spines together");
+}
+
+/// Found by the property test: at equal tier rates a sprayed flow's short last packet takes another path,
+/// overtakes the full packet before it and lands first; one path's closed form (where it trails) was 0.017%
+/// too slow for the flow that did so. Then a fast core under slow hosts (25/100 Gbps), where the short packet
+/// found the first core link free but the second still busy: 3% below. Neither routing beats the ideal.
+#[test]
+fn a_short_last_packet_that_overtakes_on_another_path_is_in_the_ideal() {
+    let big_window =
+        json!({"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64});
+    for (routing, host, core) in
+        [("adaptive", 1.0, 1.0), ("spray", 1.0, 1.0), ("adaptive", 25.0, 100.0), ("spray", 25.0, 100.0)]
+    {
+        for size in [1461u64, 1500, 1834, 2000, 2920 + 100] {
+            let topo = json!({"kind": "fat-tree", "k": 4, "host_rate_gbps": host, "core_rate_gbps": core,
+                              "link_delay_us": 0.0, "host_delay_us": 0.0, "routing": routing});
+            let (fct, ideal) = lone_fct(topo, big_window.clone(), 0, 15, size);
+            if routing == "adaptive" {
+                assert!(fct >= ideal && (fct as f64) < 1.02 * ideal as f64, "size {size}: {fct} vs {ideal}");
+            } else {
+                assert!(fct >= ideal, "size {size}: {fct} < {ideal}");
+            }
+        }
+    }
 }

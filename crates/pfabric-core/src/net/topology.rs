@@ -262,6 +262,12 @@ impl Topology {
         path
     }
 
+    /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
+    /// take different paths).
+    pub fn has_equal_cost_choices(&self) -> bool {
+        self.route_offsets.windows(2).any(|w| w[1] - w[0] > 1)
+    }
+
     /// The switch host `host` attaches to.
     #[inline]
     pub fn edge_switch(&self, host: u32) -> u32 {

@@ -1,0 +1,141 @@
+"""Properties of every run over random valid scenarios (hypothesis): any fabric kind and size, tier rates,
+delays and routing, every scheme, Poisson / trace / fan-in workloads, small flow counts.
+
+Each run is held to `pfabric.invariants` (slowdown >= 1 to the picosecond, packets conserved and never both
+delivered and dropped, every flow finished or reported unfinished, the ports' counters adding up to the
+run's), and the same scenario and seed run twice give identical tables. A failure shrinks to a minimal
+scenario. CI runs a small share (PFABRIC_PROPERTY_EXAMPLES, default 40); `make fuzz` runs thousands.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+import pfabric
+from pfabric import invariants
+from pfabric.scenario import scheme_names
+
+EXAMPLES = int(os.environ.get("PFABRIC_PROPERTY_EXAMPLES", "40"))
+TRACE_DIR = Path(tempfile.mkdtemp(prefix="pfabric-properties-"))
+
+rates = st.sampled_from([1.0, 2.5, 4.0, 10.0, 25.0, 40.0, 100.0])
+
+
+@st.composite
+def topologies(draw) -> dict:
+    kind = draw(st.sampled_from(["star", "leaf-spine", "fat-tree", "dumbbell"]))
+    topo: dict = {
+        "kind": kind,
+        "host_rate_gbps": draw(rates),
+        "link_delay_us": draw(st.sampled_from([0.0, 0.2, 1.0, 5.0])),
+        "host_delay_us": draw(st.sampled_from([0.0, 2.5, 10.0])),
+        "routing": draw(st.sampled_from(["spray", "ecmp", "adaptive"])),
+    }
+    if kind == "star":
+        topo["hosts"] = draw(st.integers(2, 8))
+    elif kind == "leaf-spine":
+        topo["leaves"] = draw(st.integers(1, 3))
+        topo["hosts_per_leaf"] = draw(st.integers(2 if topo["leaves"] == 1 else 1, 4))
+        topo["spines"] = draw(st.integers(1, 3))
+        topo["core_rate_gbps"] = draw(rates)
+    elif kind == "fat-tree":
+        topo["k"] = draw(st.sampled_from([2, 4]))
+        topo["core_rate_gbps"] = draw(rates)
+    else:
+        topo["hosts_per_side"] = draw(st.integers(1, 3))
+        topo["bottleneck_rate_gbps"] = draw(rates)
+    return topo
+
+
+def host_count(topo: dict) -> int:
+    return {
+        "star": lambda t: t["hosts"],
+        "leaf-spine": lambda t: t["leaves"] * t["hosts_per_leaf"],
+        "fat-tree": lambda t: t["k"] ** 3 // 4,
+        "dumbbell": lambda t: 2 * t["hosts_per_side"],
+    }[topo["kind"]](topo)
+
+
+SMALL_CDF = str(TRACE_DIR / "small_cdf.csv")
+Path(SMALL_CDF).write_text("size_bytes,cdf\n1,0\n1460,0.5\n14600,0.8\n150000,1\n")
+
+
+@st.composite
+def workloads(draw, hosts: int) -> dict:
+    kind = draw(st.sampled_from(["poisson", "trace", "fan-in"]))
+    if kind == "poisson":
+        big = draw(st.booleans())
+        work: dict = {
+            "kind": "poisson",
+            "load": draw(st.sampled_from([0.1, 0.5, 0.8, 0.95])),
+            "flows": draw(st.integers(1, 4 if big else 25)),
+            "cdf": draw(st.sampled_from(["websearch", "datamining"])) if big else SMALL_CDF,
+        }
+        if draw(st.booleans()):
+            work["deadlines"] = {"mean_s": draw(st.sampled_from([1e-4, 1e-3]))}
+        return work
+    if kind == "fan-in":
+        return {
+            "kind": "fan-in",
+            "senders": draw(st.integers(1, hosts - 1)),
+            "flow_bytes": draw(st.integers(1, 200_000)),
+            "receiver": draw(st.integers(0, hosts - 1)),
+        }
+    rows = draw(
+        st.lists(
+            st.tuples(
+                st.floats(0, 2e-4, allow_nan=False),
+                st.integers(0, hosts - 1),
+                st.integers(1, hosts - 1),
+                st.integers(1, 100_000),
+                st.one_of(st.none(), st.floats(1e-5, 1e-3, allow_nan=False)),
+            ),
+            min_size=1,
+            max_size=10,
+        )
+    )
+    lines = ["start_s,src,dst,size_bytes,deadline_s"]
+    for start, src, offset, size, deadline in rows:
+        dst = (src + offset) % hosts
+        lines.append(f"{start!r},{src},{dst},{size},{'' if deadline is None else repr(deadline)}")
+    path = TRACE_DIR / f"trace-{abs(hash(tuple(lines)))}.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return {"kind": "trace", "path": str(path)}
+
+
+@st.composite
+def scenarios(draw) -> dict:
+    topo = draw(topologies())
+    hosts = host_count(topo)
+    scheme: dict = {"name": draw(st.sampled_from(sorted(scheme_names())))}
+    work = draw(workloads(hosts))
+    if scheme["name"] == "prio-queues" and work["kind"] != "poisson":
+        scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
+    return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=os.environ.get("PFABRIC_PROPERTY_RANDOM") is None,
+)
+@given(scenarios())
+def test_every_run_keeps_its_invariants_and_replays_identically(scenario):
+    if scenario["workload"]["kind"] == "trace":
+        note("trace:\n" + Path(scenario["workload"]["path"]).read_text())
+    first = pfabric.run(scenario)
+    invariants.check(first)
+    again = pfabric.run(scenario)
+    assert first.flows.equals(again.flows), "same scenario and seed, different flows"
+    assert first.ports.equals(again.ports), "same scenario and seed, different ports"
+    assert {k: v for k, v in first.stats.items() if k != "wall_s"} == {
+        k: v for k, v in again.stats.items() if k != "wall_s"
+    }
