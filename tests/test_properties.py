@@ -13,11 +13,10 @@ import os
 import tempfile
 from pathlib import Path
 
+import pfabric
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-
-import pfabric
 from pfabric import invariants
 from pfabric.scenario import scheme_names
 

@@ -60,7 +60,7 @@ def violations(result: Any) -> list[str]:
             out.append(f"{kind} packets: {sent:.0f} sent, {delivered:.0f} delivered + {dropped:.0f} dropped")
     ports = result.ports
     if ports.num_rows:
-        col = lambda name: int(ports.column(name).to_numpy().sum())  # noqa: E731
+        col = lambda name: int(ports.column(name).to_numpy().sum())
         if col("tx_packets") != stats["packet_hops"]:
             out.append(
                 f"ports sent {col('tx_packets')} packets, the run counted {stats['packet_hops']:.0f} hops"

@@ -72,7 +72,7 @@ impl LoneFlowIdeal {
         }
         let path = hops(topo, &topo.path_ports(src, dst));
         let n = packets_for(size_bytes);
-        let short_last = n > 1 && size_bytes % MSS_BYTES as u64 != 0 && topo.has_equal_cost_choices();
+        let short_last = n > 1 && !size_bytes.is_multiple_of(MSS_BYTES as u64) && topo.has_equal_cost_choices();
         let no_queue_where_paths_part = paths_part_where_nothing_queues(&path);
         if !short_last && no_queue_where_paths_part {
             return ideal_fct_ps(size_bytes, &path);
