@@ -83,7 +83,10 @@ def run(scenario_json: str, progress=None) -> dict:
             )
     deadline_ps = np.zeros(n, dtype=np.uint64)
     if workload["kind"] == "trace" and workload["deadline_s"] is not None:
-        deadline_ps = start_ps + (np.asarray(workload["deadline_s"]) * 1e12).astype(np.uint64)
+        relative = np.asarray(workload["deadline_s"], dtype=np.float64)  # 0: no deadline, as in the core
+        deadline_ps = np.where(relative > 0, start_ps + (relative * 1e12).astype(np.uint64), 0).astype(
+            np.uint64
+        )
     return {
         "flows": _columns(
             flow_id=np.arange(n, dtype=np.uint64),

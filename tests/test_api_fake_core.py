@@ -158,3 +158,38 @@ def test_deadlines_met(fake_core, tmp_path):
     result = pfabric.run({"workload": {"kind": "trace", "path": str(tmp_path / "flows.csv")}})
     assert result.flows.column("deadline_met").to_pylist() == [True, False, False]  # the last never finishes
     assert result.summary["deadlines"] == {"flows": 3, "met": 1, "met_fraction": pytest.approx(1 / 3)}
+
+
+def test_trace_flow_ids_follow_the_files_rows(fake_core, tmp_path):
+    """Unsorted rows: the core gets them in start order, the flow table comes back in the file's order."""
+    (tmp_path / "flows.csv").write_text(
+        "start_s,src,dst,size_bytes,deadline_s\n0.003,0,1,300,\n0.001,1,2,100,1\n0.002,2,3,200,\n"
+    )
+    result = pfabric.run({"workload": {"kind": "trace", "path": str(tmp_path / "flows.csv")}})
+    assert fake_core.calls[0]["workload"]["size_bytes"] == [100, 200, 300]  # start order for the core
+    assert fake_core.calls[0]["workload"]["deadline_s"] == [1.0, 0.0, 0.0]  # 0: none
+    flows = result.flows
+    assert flows.column_names[:2] == ["flow_id", "trace_row"]
+    assert flows.column("flow_id").to_pylist() == [0, 1, 2]
+    assert flows.column("trace_row").to_pylist() == [1, 2, 3]
+    assert flows.column("size_bytes").to_pylist() == [300, 100, 200]  # the file's rows
+    assert flows.column("start_s").to_pylist() == pytest.approx([0.003, 0.001, 0.002])
+    # The flow the core started last (the file's first row) is the one the fake core leaves unfinished.
+    assert flows.column("finished").to_pylist() == [False, True, True]
+    assert flows.column("deadline_met").to_pylist() == [None, True, None]  # only row 2 has a deadline
+
+
+def test_trace_ids_map_the_tracked_flows_tables_too():
+    import pyarrow as pa
+    from pfabric.result import in_trace_rows
+
+    order = np.array([2, 0, 1])  # core flow i is row order[i]
+    flows = pa.table({"flow_id": pa.array([0, 1, 2], pa.uint64()), "size_bytes": [30, 10, 20]})
+    samples = pa.table({"time_ps": [5, 5], "flow_id": pa.array([0, 1], pa.uint32())})
+    flows, samples = in_trace_rows(order, flows, samples)
+    assert flows.column("flow_id").to_pylist() == [0, 1, 2]
+    assert flows.column("size_bytes").to_pylist() == [10, 20, 30]
+    assert (
+        samples.column("flow_id").to_pylist() == [2, 0]
+        and samples.schema.field("flow_id").type == pa.uint32()
+    )

@@ -56,13 +56,51 @@ def test_default_field_name_in_errors(tmp_path):
         load_cdf(str(path))
 
 
-def test_trace_rows_are_sorted_stably(tmp_path):
+def test_trace_keeps_the_file_order_and_sends_the_core_start_order(tmp_path):
     path = tmp_path / "flows.csv"
     path.write_text("start_s,src,dst,size_bytes\n0.3,0,1,10\n0.1,2,3,20\n0.1,4,5,30\n0.0,6,7,40\n")
     trace = load_trace(str(path), hosts=8)
-    assert trace.start_s.tolist() == [0.0, 0.1, 0.1, 0.3]
-    assert trace.size_bytes.tolist() == [40, 20, 30, 10]
-    assert trace.src.dtype == np.int64 and trace.deadline_s is None
+    assert trace.start_s.tolist() == [0.3, 0.1, 0.1, 0.0]  # row order: entry i is row i + 1
+    assert trace.size_bytes.tolist() == [10, 20, 30, 40]
+    assert trace.order.tolist() == [3, 1, 2, 0]  # stable: equal starts keep the file's order
+    core = trace.to_core()
+    assert core["start_s"] == [0.0, 0.1, 0.1, 0.3] and core["size_bytes"] == [40, 20, 30, 10]
+    assert trace.src.dtype == np.int64 and trace.deadline_s is None and core["deadline_s"] is None
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["pyarrow reader", "row reader"])
+def test_an_empty_deadline_cell_means_no_deadline(tmp_path, monkeypatch, fast):
+    path = tmp_path / "flows.csv"
+    blank = "" if fast else " "  # a cell of spaces is for the row reader, which strips cells
+    path.write_text(
+        f"start_s,src,dst,size_bytes,deadline_s\n0.2,0,1,10,0.01\n0.1,2,3,20,\n0.0,4,5,30,{blank}\n"
+    )
+    if fast:
+        monkeypatch.setattr(workloads, "_csv_rows", None)  # the pyarrow reader alone reads this file
+    else:
+        monkeypatch.setattr(workloads, "_trace_columns_fast", lambda text: None)
+    trace = load_trace(str(path), hosts=8)
+    assert trace.deadline_s[0] == 0.01 and np.isnan(trace.deadline_s[1:]).all()
+    assert trace.to_core()["deadline_s"] == [0.0, 0.0, 0.01]  # start order; 0 is the core's "none"
+
+
+@pytest.mark.parametrize("cell", ["nan", "0", "-1"])
+def test_a_written_deadline_must_be_a_positive_time(tmp_path, cell):
+    path = tmp_path / "flows.csv"
+    path.write_text(f"start_s,src,dst,size_bytes,deadline_s\n0,0,1,10,\n0,2,3,20,{cell}\n")
+    with pytest.raises(
+        ScenarioError, match=r"^workload.path: row 2: deadline_s=.* is not allowed; .*empty cell"
+    ):
+        load_trace(str(path), hosts=8)
+
+
+def test_a_too_large_size_names_its_row(tmp_path):
+    path = tmp_path / "flows.csv"
+    path.write_text("start_s,src,dst,size_bytes\n0,0,1,10\n0,2,3,2e12\n")
+    with pytest.raises(
+        ScenarioError, match=r"^workload.path: row 2: size_bytes=2000000000000 is not allowed; .*\[1, 1e12\]"
+    ):
+        load_trace(str(path), hosts=8)
 
 
 def test_trace_error_row_is_the_file_row(tmp_path):
@@ -84,6 +122,6 @@ def test_large_trace_fast_path_matches_rows(tmp_path, monkeypatch):
     path.write_text("start_s,src,dst,size_bytes\n" + rows + "\n")
     monkeypatch.setattr(workloads, "_csv_rows", None)  # a well-formed file never needs the row-by-row reader
     trace = load_trace(str(path), hosts=144)
-    order = np.argsort(start, kind="stable")
-    assert np.array_equal(trace.start_s, start[order])
-    assert np.array_equal(trace.dst, dst[order]) and np.array_equal(trace.size_bytes, size[order])
+    assert np.array_equal(trace.start_s, start)
+    assert np.array_equal(trace.dst, dst) and np.array_equal(trace.size_bytes, size)
+    assert np.array_equal(trace.order, np.argsort(start, kind="stable"))

@@ -35,27 +35,36 @@ def as_scenario(scenario: Scenario | dict | str | os.PathLike) -> Scenario:
         return Scenario.from_dict(scenario)
     if isinstance(scenario, (str, os.PathLike)):
         return Scenario.from_toml(Path(scenario))
-    raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
+    raise ScenarioError(
+        "scenario", scenario, "expected a Scenario, a dict of its fields or the path of a TOML file"
+    )
 
 
 def run(scenario: Scenario | dict | str | os.PathLike, progress: bool | Progress = False) -> RunResult:
     """Simulate one scenario and return its per-flow table, port table, counters and summary.
 
-    `progress=True` draws a progress bar on stderr; a callable receives the core's progress dicts
-    (`flows_finished`, `flows_started`, `flows_total`, `sim_time_ps`, `events`). The core releases the GIL
-    while it runs. A scenario the core rejects raises `ScenarioError`.
+    `progress=True` reports on stderr: a bar on a terminal, a plain line every few seconds elsewhere (see
+    `pfabric.progress`); a callable receives the core's progress dicts (`flows_finished`, `flows_started`,
+    `flows_total`, `sim_time_ps`, `events`, `done`). The core releases the GIL while it runs. A scenario the
+    core rejects raises `ScenarioError`.
     """
     scenario = as_scenario(scenario)
     payload = scenario.to_core_json()
     module = _native.core()
     if progress is True:
-        from .progress import ProgressBar
+        from .progress import Expected, ProgressBar
 
-        with ProgressBar() as bar:
+        with ProgressBar(expected=Expected.of(scenario)) as bar:
             raw = _run_core(module, payload, bar)
     else:
         raw = _run_core(module, payload, progress or None)
-    return RunResult.from_core(raw, scenario)
+    result = RunResult.from_core(raw, scenario)
+    if os.environ.get("PFABRIC_CHECK_INVARIANTS"):
+        # The test suite sets it (tests/conftest.py): every run it makes is held to pfabric.invariants.
+        from . import invariants
+
+        invariants.check(result)
+    return result
 
 
 def _run_core(module: Any, payload: str, callback: Progress | None) -> dict:

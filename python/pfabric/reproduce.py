@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .figures import Figure
+from .plots import title_note
 from .presets import Check
 from .result import _atomic, _json_safe
 from .store import Store
@@ -68,7 +69,8 @@ def reproduce(
     done = [(labels, result) for (labels, _), result in zip(points, results, strict=True)]
     out_dir = Path(out) / figure.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    plots = figure.plot(done, out_dir)
+    with title_note(quick_note(done) if quick else None):
+        plots = figure.plot(done, out_dir)
     checks = figure.checks(done)
     rows = figure.table(done)
     seconds = time.perf_counter() - started
@@ -76,6 +78,16 @@ def reproduce(
     write_table(rows, out_dir / "table.csv")
     write_checks(made, quick, out_dir / "checks.json")
     return made
+
+
+def quick_note(done: list[tuple[dict, Any]]) -> str:
+    """What the title of a `--quick` figure says: "quick (2,000 flows per run)", a range where runs differ,
+    plain "quick" for a figure without runs."""
+    flows = sorted({result.flows.num_rows for _, result in done})
+    if not flows:
+        return "quick"
+    counts = f"{flows[0]:,}" if len(flows) == 1 else f"{flows[0]:,}-{flows[-1]:,}"
+    return f"quick ({counts} flows per run)"
 
 
 def write_table(rows: list[dict], path: Path) -> None:

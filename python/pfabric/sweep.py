@@ -122,6 +122,8 @@ class SweepSpec:
 # Set in each pool worker by `_init_worker`: where to send the progress of the run in flight.
 _progress_queue: Any = None
 _REPORT_EVERY_S = 0.25
+# What a worker forwards of the core's progress dicts (what `progress.RunEta` reads).
+_REPORTED = ("flows_started", "flows_finished", "flows_total", "sim_time_ps", "done")
 
 
 def _init_worker(progress_queue: Any, parent_pid: int) -> None:
@@ -161,10 +163,10 @@ def _run_point(key: str, scenario: Scenario) -> RunResult:
 
     def report(info: dict) -> None:
         now = time.monotonic()
-        if now - last[0] >= _REPORT_EVERY_S:
+        if now - last[0] >= _REPORT_EVERY_S or info.get("done"):
             last[0] = now
             with contextlib.suppress(Exception):  # progress is best effort; the run is what matters
-                _progress_queue.put_nowait((key, info.get("flows_finished", 0), info.get("flows_total")))
+                _progress_queue.put_nowait((key, {k: info.get(k) for k in _REPORTED}))
 
     return api.run(scenario, progress=report)
 
@@ -182,8 +184,9 @@ def run_sweep(
 
     Points with the same scenario run once. `jobs`: worker processes (default every core; 1 = in this
     process). `executor`: a `concurrent.futures.Executor` or a `dask.distributed.Client` to run on instead.
-    `force`: rerun and overwrite points already stored. `progress`: a bar for the runs and one per run in
-    flight (on stderr). `on_done(key, result)` is called after each new run is stored.
+    `force`: rerun and overwrite points already stored. `progress`: report on stderr, the runs done of the
+    total and each run in flight, with an ETA: bars on a terminal, a plain line every few seconds elsewhere
+    (see `pfabric.progress`). `on_done(key, result)` is called after each new run is stored.
     """
     points = [p if isinstance(p, tuple) else ({}, p) for p in points]
     keys = [store.key(scenario) for _, scenario in points]
@@ -201,14 +204,14 @@ def run_sweep(
             on_done(key, result)
 
     from . import api
-    from .progress import RunsBar
+    from .progress import Expected, RunsBar
 
     jobs = default_jobs() if jobs is None else jobs
     stored = len(unique) - len(todo)
     with RunsBar(len(todo), enabled=progress and bool(todo), stored=stored) as bar:
         if todo and executor is None and (jobs <= 1 or len(todo) == 1):
             for key in todo:  # in this process: no pool to start, and the core's progress comes straight here
-                with bar.run(key, _describe(labels_of[key])) as report:
+                with bar.run(key, _describe(labels_of[key]), Expected.of(unique[key])) as report:
                     result = api.run(unique[key], progress=report if progress else False)
                 done(key, result)
                 bar.advance()
@@ -229,7 +232,7 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
             initargs=(progress_queue, os.getpid()),
         )
         if progress_queue is not None:
-            listener = _ProgressListener(progress_queue, bar, labels_of)
+            listener = _ProgressListener(progress_queue, bar, labels_of, unique)
     elif hasattr(executor, "get_executor"):  # a dask.distributed Client
         pool = executor.get_executor(pure=False)
     else:
@@ -240,6 +243,7 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            bar.tick()
             for future in finished:
                 key = futures[future]
                 result = _result(future, labels_of[key])
@@ -282,12 +286,14 @@ def _describe(labels: dict) -> str:
 
 
 class _ProgressListener:
-    """Parent side of the workers' progress: a thread moving queue messages onto the per-run bars."""
+    """Parent side of the workers' progress: a thread moving queue messages onto the runs' progress."""
 
-    def __init__(self, progress_queue: Any, bar: Any, labels_of: dict) -> None:
+    def __init__(self, progress_queue: Any, bar: Any, labels_of: dict, scenarios: dict) -> None:
         self._queue = progress_queue
         self._bar = bar
         self._labels = labels_of
+        self._scenarios = scenarios
+        self._expected: dict = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="sweep-progress", daemon=True)
         self._thread.start()
@@ -295,12 +301,16 @@ class _ProgressListener:
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                key, finished, total = self._queue.get(timeout=0.2)
+                key, info = self._queue.get(timeout=0.2)
             except queue.Empty:
                 continue
             except (EOFError, OSError, ValueError):
                 return
-            self._bar.update_run(key, _describe(self._labels[key]), finished, total)
+            if key not in self._expected:
+                from .progress import Expected
+
+                self._expected[key] = Expected.of(self._scenarios[key])
+            self._bar.update_run(key, _describe(self._labels[key]), info, self._expected[key])
 
     def stop(self) -> None:
         self._stop.set()

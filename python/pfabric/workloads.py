@@ -27,6 +27,8 @@ from .errors import ScenarioError
 
 # Longest time a scenario may name; the core has the same bound (simulated time is a u64 of picoseconds).
 MAX_SECONDS = 1e6
+# Largest flow a trace may hold (bytes): the core's bound (a terabyte is minutes of simulation already).
+MAX_FLOW_BYTES = 1e12
 
 __all__ = [
     "INTERPOLATIONS",
@@ -42,6 +44,7 @@ INTERPOLATIONS = ("linear", "step")
 CDF_HEADER = ("size_bytes", "cdf")
 TRACE_REQUIRED = ("start_s", "src", "dst", "size_bytes")
 TRACE_OPTIONAL = ("deadline_s",)
+_EMPTY = "empty:"  # key prefix, in the parsed columns of a trace, of an optional column's empty-cell mask
 _CDF_ONE_TOLERANCE = 1e-9
 _DATA = "data/workloads"
 # Short names for the two workloads of the pFabric paper; every packaged file is also known by its stem.
@@ -80,13 +83,18 @@ class Cdf:
 
 @dataclass(frozen=True, eq=False)
 class Trace:
-    """Flows given one by one, sorted by start time (stable, so equal starts keep the file's order)."""
+    """Flows given one by one, in the file's row order: entry i is data row i + 1, and becomes flow id i.
+
+    The rows need not be sorted by start time. The core takes its flows in start order (it numbers them in
+    that order), so `to_core` sends them sorted by `order` and `RunResult` maps the core's ids back to rows.
+    """
 
     start_s: np.ndarray  # float64
     src: np.ndarray  # int64
     dst: np.ndarray  # int64
     size_bytes: np.ndarray  # int64
-    deadline_s: np.ndarray | None  # float64, relative to start_s; None when the file has no such column
+    # float64, relative to start_s, NaN where the cell is empty (no deadline); None when there is no column
+    deadline_s: np.ndarray | None
 
     __eq__ = _same_arrays
     __hash__ = None
@@ -94,14 +102,25 @@ class Trace:
     def __len__(self) -> int:
         return len(self.start_s)
 
+    @property
+    def order(self) -> np.ndarray:
+        """Row indices in start order (stable: equal starts keep the file's order). The core's flow i is
+        the trace's row `order[i]` (0-based)."""
+        return np.argsort(self.start_s, kind="stable")
+
     def to_core(self) -> dict:
-        """The array fields of a `trace` workload in the core JSON."""
+        """The array fields of a `trace` workload in the core JSON, in start order; a deadline of 0 is the
+        core's "none"."""
+        order = self.order
+        deadline = None
+        if self.deadline_s is not None:
+            deadline = np.nan_to_num(self.deadline_s[order], nan=0.0).tolist()
         return {
-            "start_s": self.start_s.tolist(),
-            "src": self.src.tolist(),
-            "dst": self.dst.tolist(),
-            "size_bytes": self.size_bytes.tolist(),
-            "deadline_s": None if self.deadline_s is None else self.deadline_s.tolist(),
+            "start_s": self.start_s[order].tolist(),
+            "src": self.src[order].tolist(),
+            "dst": self.dst[order].tolist(),
+            "size_bytes": self.size_bytes[order].tolist(),
+            "deadline_s": deadline,
         }
 
 
@@ -127,8 +146,16 @@ def _interpolation_of(file_name: str) -> str:
 
 
 def resolve_path(value: str, base_dir: str | Path | None) -> Path:
-    """A user-given path, relative to the scenario file's folder when there is one (else to the cwd)."""
-    path = Path(value).expanduser()
+    """A user-given path, relative to the scenario file's folder when there is one (else to the cwd).
+
+    `~` and `~user` are expanded; an unknown user (or no home folder) leaves the path as written, so that
+    reading it fails as a missing file, not as a RuntimeError.
+    """
+    path = Path(value)
+    try:
+        path = path.expanduser()
+    except RuntimeError:
+        pass
     if not path.is_absolute() and base_dir is not None:
         path = Path(base_dir) / path
     return path.absolute()
@@ -166,14 +193,19 @@ def load_trace(
     """Load a flow trace CSV `start_s,src,dst,size_bytes[,deadline_s]` for a fabric of `hosts` hosts.
 
     Columns are found by the header (any order). Sizes must be whole bytes; `deadline_s` is the time a flow
-    has after its start. Rows are returned sorted by start time.
+    has after its start, and an empty `deadline_s` cell means no deadline (so a trace may mix flows with and
+    without). Rows may come in any order of start time; they are kept in the file's order (see `Trace`).
     """
     allowed = "expected the path of a CSV file with header start_s,src,dst,size_bytes[,deadline_s]"
     text = _read_text(path, resolve_path(path, base_dir), field, allowed)
     columns = _trace_columns_fast(text)
     if columns is None:  # a cell pyarrow could not parse: the slow reader names its row
         rows = _csv_rows(text, TRACE_REQUIRED, TRACE_OPTIONAL, path, field)
-        columns = {name: _numbers(rows, name, field) for name in rows.header}
+        columns = {name: _numbers(rows, name, field, empty_ok=name in TRACE_OPTIONAL) for name in rows.header}
+        for name in TRACE_OPTIONAL:
+            if name in rows.header:
+                index = rows.header.index(name)
+                columns[_EMPTY + name] = np.array([cells[index] == "" for cells in rows.values], dtype=bool)
     if len(columns["start_s"]) == 0:
         raise ScenarioError(field, path, "expected a trace with at least one flow (the file has no rows)")
     return _check_trace(columns, hosts, field)
@@ -202,6 +234,8 @@ def _read_text(value: str, path: Path, field: str, allowed: str) -> str:
         reason = f"{path} is not UTF-8 text"
     except OSError as exc:
         reason = f"cannot read {path}: {exc.strerror or exc}"
+    except ValueError:  # a NUL in the path
+        reason = f"{path} is not a valid path"
     raise ScenarioError(field, value, f"{allowed} ({reason})")
 
 
@@ -251,13 +285,22 @@ def _trace_columns_fast(text: str) -> dict[str, np.ndarray] | None:
     try:
         table = pacsv.read_csv(
             io.BytesIO(text.encode("utf-8")),
-            convert_options=pacsv.ConvertOptions(column_types={name: pa.float64() for name in header}),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: pa.float64() for name in header}, null_values=[""]
+            ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    if any(column.null_count for column in table.columns):
+    if any(table.column(name).null_count for name in TRACE_REQUIRED):
         return None
-    return {name: table.column(name).to_numpy() for name in header}
+    # An empty optional cell (no deadline) is NaN; a written "nan" stays NaN too and fails the checks.
+    columns = {name: table.column(name).to_numpy(zero_copy_only=False) for name in header}
+    for name in TRACE_OPTIONAL:
+        if name in columns and table.column(name).null_count:
+            missing = table.column(name).is_null().to_numpy(zero_copy_only=False)
+            columns[name] = np.where(missing, np.nan, columns[name])
+            columns[_EMPTY + name] = missing
+    return columns
 
 
 def _check_header(header, required, optional, expected, source, field) -> None:
@@ -271,11 +314,15 @@ def _check_header(header, required, optional, expected, source, field) -> None:
         )
 
 
-def _numbers(rows: _Rows, name: str, field: str) -> np.ndarray:
-    """One column as float64; a cell that is no number is reported by row."""
+def _numbers(rows: _Rows, name: str, field: str, empty_ok: bool = False) -> np.ndarray:
+    """One column as float64; a cell that is no number is reported by row (with `empty_ok`, an empty cell
+    is NaN)."""
     index = rows.header.index(name)
     out = np.empty(len(rows.values), dtype=np.float64)
     for i, cells in enumerate(rows.values):
+        if empty_ok and cells[index] == "":
+            out[i] = np.nan
+            continue
         try:
             out[i] = float(cells[index])
         except ValueError:
@@ -300,7 +347,8 @@ def _check_cdf(rows: _Rows, interpolation: str, source: str, field: str) -> Cdf:
             source,
             f"expected at least {least} rows for a {interpolation} CDF (the file has {len(size)})",
         )
-    _first_bad(size, ~np.isfinite(size) | (size < 0), "size_bytes", "expected a finite size >= 0", field)
+    bad_size = ~np.isfinite(size) | (size < 0) | (size > MAX_FLOW_BYTES)  # the core's bound, as for traces
+    _first_bad(size, bad_size, "size_bytes", f"expected a size in [0, {MAX_FLOW_BYTES:g}] bytes", field)
     _first_bad(
         cdf, ~np.isfinite(cdf) | (cdf < 0) | (cdf > 1), "cdf", "expected a probability in [0, 1]", field
     )
@@ -327,8 +375,10 @@ def _check_cdf(rows: _Rows, interpolation: str, source: str, field: str) -> Cdf:
 
 
 def _check_trace(columns: dict[str, np.ndarray], hosts: int, field: str) -> Trace:
+    """Check every row (errors name the first bad row, counted from 1) and keep the file's row order."""
     start, src, dst, size = (columns[name] for name in TRACE_REQUIRED)
     deadline = columns.get("deadline_s")
+    no_deadline = columns.get(_EMPTY + "deadline_s")
     bad_start = ~np.isfinite(start) | (start < 0) | (start > MAX_SECONDS)
     _first_bad(start, bad_start, "start_s", f"expected a time in [0, {MAX_SECONDS:g}] s", field)
     hosts_text = f"expected a host index in [0, {hosts})"
@@ -336,20 +386,25 @@ def _check_trace(columns: dict[str, np.ndarray], hosts: int, field: str) -> Trac
         bad = ~np.isfinite(col) | (col != np.round(col)) | (col < 0) | (col >= hosts)
         _first_bad(col, bad, name, hosts_text, field)
     _first_bad(dst, src == dst, "dst", "expected a destination other than the source (src == dst)", field)
-    bad_size = ~np.isfinite(size) | (size <= 0) | (size != np.round(size)) | (size >= 2.0**63)
-    _first_bad(size, bad_size, "size_bytes", "expected a whole number of bytes > 0", field)
+    bad_size = ~np.isfinite(size) | (size <= 0) | (size != np.round(size)) | (size > MAX_FLOW_BYTES)
+    _first_bad(size, bad_size, "size_bytes", "expected a whole number of bytes in [1, 1e12]", field)
     if deadline is not None:
         bad = ~np.isfinite(deadline) | (deadline <= 0) | (deadline > MAX_SECONDS)
+        if no_deadline is not None:
+            bad &= ~no_deadline
         _first_bad(
-            deadline, bad, "deadline_s", f"expected a time in (0, {MAX_SECONDS:g}] s after start_s", field
+            deadline,
+            bad,
+            "deadline_s",
+            f"expected a time in (0, {MAX_SECONDS:g}] s after start_s, or an empty cell for no deadline",
+            field,
         )
-    order = np.argsort(start, kind="stable")
     return Trace(
-        start_s=start[order],
-        src=src[order].astype(np.int64),
-        dst=dst[order].astype(np.int64),
-        size_bytes=size[order].astype(np.int64),
-        deadline_s=None if deadline is None else deadline[order],
+        start_s=start.astype(np.float64),
+        src=src.astype(np.int64),
+        dst=dst.astype(np.int64),
+        size_bytes=size.astype(np.int64),
+        deadline_s=None if deadline is None else deadline.astype(np.float64),
     )
 
 

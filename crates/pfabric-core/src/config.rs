@@ -202,6 +202,9 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             // at `sender_rate_gbps` (unset: the host link rate).
             v.push(("host", Value::from("tcp")));
             v.push(("sender_rate_gbps", Value::Null));
+            v.push(("sender_jitter", Value::from(0.0)));
+            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
+            v.push(("ecn_threshold_bytes", Value::Null));
             v.push(("rto_us", Value::from(45.0)));
             v.push(("probe_after_timeouts", Value::from(5)));
             match name {
@@ -749,6 +752,8 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         pdq_probe_interval: 0,
         pdq_early_termination: false,
         constant_rate_bps: 0, // 0: the host rate, set with it
+        sender_jitter: 0.0,
+        jitter_seed: 0, // set from the scenario seed
     };
     let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
         Ok(match s.str_or("priority", default)? {
@@ -794,9 +799,26 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
             t.protocol = match s.str_or("host", "tcp")? {
                 "tcp" => Protocol::Tcp,
+                "dctcp" => Protocol::Dctcp,
                 "pfabric" => Protocol::Pfabric,
                 "constant-rate" => Protocol::ConstantRate,
-                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, pfabric, constant-rate"),
+                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, dctcp, pfabric, constant-rate"),
+            };
+            let g = s.positive("dctcp_g", d("dctcp_g"))?;
+            if g > 1.0 {
+                return err("scheme.dctcp_g", g, "a gain in (0, 1]");
+            }
+            t.dctcp_g = g;
+            let jitter = s.non_negative("sender_jitter", d("sender_jitter"))?;
+            if jitter >= 1.0 {
+                return err("scheme.sender_jitter", format!("{jitter:?}"), "a fraction in [0, 1)");
+            }
+            t.sender_jitter = jitter;
+            // Marking as the AIFO authors' scheduler ports do: Congestion Experienced on an arrival that finds
+            // at least this many bytes queued (their fair-queueing runs: 48 KB under DCTCP hosts).
+            let mark_at_bytes = match s.get("ecn_threshold_bytes") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(int("ecn_threshold_bytes", 1, 1 << 40)?),
             };
             // pFabric's minimal rate control, as the AIFO authors' pFabric-workload runs use it: fixed RTO,
             // probe mode, window capped near one BDP's worth of the queue.
@@ -815,7 +837,12 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
             if name == "afq" {
                 let (queues, per_queue_pkts) = (pkts("queues")?, pkts("queue_pkts")?);
-                QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round: int("bytes_per_round", 1, 1 << 40)? }
+                QueueConfig::Afq {
+                    queues,
+                    per_queue_pkts,
+                    bytes_per_round: int("bytes_per_round", 1, 1 << 40)?,
+                    mark_at_bytes,
+                }
             } else {
                 let rank = match s.str_or("rank", "srpt")? {
                     "srpt" => RankKind::Srpt,
@@ -842,7 +869,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                         }
                     }
                 };
-                QueueConfig::Ranked { scheduler, rank }
+                QueueConfig::Ranked { scheduler, rank, mark_at_bytes }
             }
         }
         "tcp" | "dctcp" | "prio-queues" => {
@@ -924,6 +951,7 @@ impl ScenarioConfig {
         if scheme.transport.constant_rate_bps == 0 {
             scheme.transport.constant_rate_bps = topology.links.host_rate_bps;
         }
+        scheme.transport.jitter_seed = crate::sim::rng::stream_seed(seed, "send-jitter");
         let workload =
             parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts(), topology.links.host_rate_bps)?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;

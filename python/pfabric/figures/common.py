@@ -17,7 +17,7 @@ import numpy as np
 
 from .._native import scheme_defaults, scheme_names
 from ..metrics import SIZE_BINS, normalized_fct
-from ..plots import _pyplot, _save
+from ..plots import _pyplot, _save, apply_title_note, fit_legends
 from ..presets import Check
 from ..result import RunResult
 from ..scenario import Scenario
@@ -309,9 +309,12 @@ def run_panels(
 
 def save_figure(fig, out_dir: Path, stem: str, tight: bool = True) -> list[Path]:
     """Lay the figure out (unless `tight=False`), save it as `<stem>.png` and `<stem>.pdf` in `out_dir`,
-    close it, and return both paths."""
+    close it, and return both paths. The title takes the current `plots.title_note` (quick runs say so)
+    and legends that would cover data move out of the axes (`plots.fit_legends`)."""
+    apply_title_note(fig)
     if tight:
         fig.tight_layout()
+    fit_legends(fig, relayout=tight)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = _save(fig, out_dir / stem)
     _pyplot().close(fig)

@@ -44,11 +44,14 @@ pub enum QueueConfig {
     Ranked {
         scheduler: SchedulerConfig,
         rank: RankKind,
+        /// Mark an arrival that finds at least this many bytes queued (the AIFO authors' ECN ports).
+        mark_at_bytes: Option<u64>,
     },
     Afq {
         queues: usize,
         per_queue_pkts: usize,
         bytes_per_round: u64,
+        mark_at_bytes: Option<u64>,
     },
     /// PDQ's port: a DropTail FIFO, with the rate arbitration of `net::pdq_port` on the side.
     DropTailPdq {
@@ -77,7 +80,7 @@ impl QueueConfig {
             QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes } => {
                 Queue::PrioThresholds(Box::new(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes)))
             }
-            QueueConfig::Ranked { ref scheduler, rank } => {
+            QueueConfig::Ranked { ref scheduler, rank, mark_at_bytes } => {
                 let scheduler = match *scheduler {
                     SchedulerConfig::Pifo { capacity_pkts } => Scheduler::Pifo(Pifo::new(capacity_pkts)),
                     SchedulerConfig::SpPifo { queues, per_queue_pkts } => {
@@ -88,11 +91,15 @@ impl QueueConfig {
                     }
                     SchedulerConfig::Pieo { capacity_pkts } => Scheduler::Pieo(Pieo::new(capacity_pkts)),
                 };
-                Queue::Ranked(Box::new(Ranked { ranker: Ranker::new(rank), scheduler }))
+                let mark_at_bytes = mark_at_bytes.unwrap_or(u64::MAX);
+                Queue::Ranked(Box::new(Ranked { ranker: Ranker::new(rank), scheduler, mark_at_bytes }))
             }
             QueueConfig::DropTailPdq { limit_bytes, .. } => Queue::DropTail(DropTail::new(limit_bytes, None)),
-            QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round } => {
-                Queue::Afq(Box::new(Afq::new(queues, per_queue_pkts, bytes_per_round)))
+            QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round, mark_at_bytes } => {
+                Queue::Afq(Box::new(MarkingAfq {
+                    afq: Afq::new(queues, per_queue_pkts, bytes_per_round),
+                    mark_at_bytes: mark_at_bytes.unwrap_or(u64::MAX),
+                }))
             }
         }
     }
@@ -103,7 +110,23 @@ pub enum Queue {
     Pfabric(PfabricQueue),
     PrioThresholds(Box<PrioThresholds>),
     Ranked(Box<Ranked>),
-    Afq(Box<Afq>),
+    Afq(Box<MarkingAfq>),
+}
+
+/// AFQ and the ECN marking of its port (the AIFO authors' fair-queueing runs mark at every scheduler port).
+pub struct MarkingAfq {
+    pub afq: Afq,
+    /// u64::MAX: never.
+    pub mark_at_bytes: u64,
+}
+
+/// Mark packet `id` Congestion Experienced when it arrived to `queued` bytes at or above `mark_at` (as the
+/// AIFO authors' ports do, counting the buffer before the arrival) and was admitted.
+#[inline]
+fn mark_if_congested(pool: &mut PacketPool, id: PacketId, dropped: Option<PacketId>, queued: u64, mark_at: u64) {
+    if queued >= mark_at && dropped != Some(id) {
+        pool.get_mut(id).ce = true;
+    }
 }
 
 pub enum Scheduler {
@@ -119,10 +142,13 @@ pub enum Scheduler {
 pub struct Ranked {
     pub ranker: Ranker,
     pub scheduler: Scheduler,
+    /// u64::MAX: never.
+    pub mark_at_bytes: u64,
 }
 
 impl Ranked {
-    fn enqueue(&mut self, id: PacketId, pool: &PacketPool, now: Time) -> Option<PacketId> {
+    fn enqueue(&mut self, id: PacketId, pool: &mut PacketPool, now: Time) -> Option<PacketId> {
+        let queued = self.bytes();
         let p = pool.get(id);
         let rank = self.ranker.rank(p);
         let wire = p.wire;
@@ -135,6 +161,7 @@ impl Ranked {
         if let Some(d) = dropped {
             self.ranker.on_drop(pool.get(d));
         }
+        mark_if_congested(pool, id, dropped, queued, self.mark_at_bytes);
         dropped
     }
 
@@ -178,8 +205,11 @@ impl Queue {
             Queue::PrioThresholds(q) => q.enqueue(id, pool),
             Queue::Ranked(q) => q.enqueue(id, pool, now),
             Queue::Afq(q) => {
+                let queued = q.afq.bytes();
                 let p = pool.get(id);
-                q.enqueue(id, p.flow, p.wire)
+                let dropped = q.afq.enqueue(id, p.flow, p.wire);
+                mark_if_congested(pool, id, dropped, queued, q.mark_at_bytes);
+                dropped
             }
         }
     }
@@ -192,7 +222,7 @@ impl Queue {
             Queue::Pfabric(q) => q.dequeue(),
             Queue::PrioThresholds(q) => q.dequeue(),
             Queue::Ranked(q) => q.dequeue(pool, now),
-            Queue::Afq(q) => q.dequeue().map(|(id, _)| (id, pool.get(id).wire)),
+            Queue::Afq(q) => q.afq.dequeue().map(|(id, _)| (id, pool.get(id).wire)),
         }
     }
 
@@ -203,7 +233,7 @@ impl Queue {
             Queue::Pfabric(q) => q.bytes(),
             Queue::PrioThresholds(q) => q.bytes(),
             Queue::Ranked(q) => q.bytes(),
-            Queue::Afq(q) => q.bytes(),
+            Queue::Afq(q) => q.afq.bytes(),
         }
     }
 
@@ -214,7 +244,7 @@ impl Queue {
             Queue::Pfabric(q) => q.is_empty(),
             Queue::PrioThresholds(q) => q.is_empty(),
             Queue::Ranked(q) => q.is_empty(),
-            Queue::Afq(q) => q.is_empty(),
+            Queue::Afq(q) => q.afq.is_empty(),
         }
     }
 }

@@ -27,6 +27,18 @@ fn name_hash(name: &str) -> u64 {
     h
 }
 
+/// A number uniform in [0, 1) that depends only on (`seed`, `key`): for draws that need no stream order (a
+/// packet's send jitter, keyed by its flow and index).
+pub fn unit_hash(seed: u64, key: u64) -> f64 {
+    let mut st = seed ^ key.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    (splitmix64(&mut st) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The seed of the stream called `name` of a scenario seeded with `seed`.
+pub fn stream_seed(seed: u64, name: &str) -> u64 {
+    seed ^ name_hash(name).rotate_left(17)
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Self {
         let mut st = seed;
@@ -36,7 +48,7 @@ impl Rng {
 
     /// The stream called `name` of the scenario seeded with `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
-        Rng::new(seed ^ name_hash(name).rotate_left(17))
+        Rng::new(stream_seed(seed, name))
     }
 
     #[inline]

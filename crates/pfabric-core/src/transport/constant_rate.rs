@@ -14,7 +14,14 @@ impl Sender {
         }
         let i = self.sb.send_new();
         let pkt = self.data_packet(i, now, false, p);
-        self.pace_at = Some(now + serialization_ps(pkt.wire as u64, p.constant_rate_bps));
+        let gap = serialization_ps(pkt.wire as u64, p.constant_rate_bps);
+        let gap = if p.sender_jitter > 0.0 {
+            let u = crate::sim::rng::unit_hash(p.jitter_seed, (self.flow as u64) << 32 | i as u64) * 2.0 - 1.0;
+            (gap as f64 * (1.0 + u * p.sender_jitter)).round().max(1.0) as Time
+        } else {
+            gap
+        };
+        self.pace_at = Some(now + gap);
         out.push(pkt);
     }
 }

@@ -79,6 +79,11 @@ pub struct TransportParams {
     pub pdq_early_termination: bool,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
+    /// Constant-rate senders: each gap between packets is the mean gap times (1 + u x jitter), u uniform in
+    /// [-1, 1) from a stream of the run's seed (real NICs are not perfectly paced; perfectly paced senders
+    /// phase-lock at a tail-drop queue).
+    pub sender_jitter: f64,
+    pub jitter_seed: u64,
 }
 
 /// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
@@ -175,8 +180,8 @@ impl Sender {
         self.sb.all_acked()
     }
 
-    /// The priority number of the next packet.
-    fn priority(&self, p: &TransportParams) -> u64 {
+    /// The priority number of packet `i` (the next one to send, for probes).
+    fn priority(&self, i: u32, p: &TransportParams) -> u64 {
         if let Some(rank) = self.fixed_rank {
             return rank;
         }
@@ -185,8 +190,10 @@ impl Sender {
             PriorityScheme::FlowSize => self.size_bytes,
             PriorityScheme::BytesSent => self.sent_bytes,
             PriorityScheme::Deadline => self.deadline.unwrap_or(u64::MAX >> 1),
+            // The AIFO authors' SRPT sender stamps `flowSize - seq`: the bytes from this packet's first on,
+            // the packet's own, so a retransmission keeps its original rank.
             PriorityScheme::RemainingUnsent => {
-                self.size_bytes.saturating_sub(self.sb.nxt as u64 * crate::net::packet::MSS_BYTES as u64)
+                self.size_bytes.saturating_sub(i as u64 * crate::net::packet::MSS_BYTES as u64)
             }
         };
         match p.priority_cap {
@@ -197,7 +204,7 @@ impl Sender {
 
     fn data_packet(&mut self, i: u32, now: Time, retransmit: bool, p: &TransportParams) -> Packet {
         let payload = self.payload(i);
-        let priority = self.priority(p);
+        let priority = self.priority(i, p);
         self.sent_bytes += payload as u64;
         Packet {
             priority,
@@ -221,7 +228,7 @@ impl Sender {
 
     fn probe_packet(&self, now: Time, p: &TransportParams) -> Packet {
         Packet {
-            priority: self.priority(p),
+            priority: self.priority(self.sb.nxt, p),
             sent_at: now,
             flow: self.flow,
             seq: receiver::PROBE_SEQ,
