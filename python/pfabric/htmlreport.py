@@ -21,7 +21,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; } td.no { color: #b00; font-weight: bold; } td.yes { color: #070; }
+th { background: #f3f3f3; } td.no { color: #b00; font-weight: bold; } td.yes { color: #070; } td.explained { color: #a60; }
 img { max-width: 100%; border: 1px solid #eee; margin: 0.5em 0; }
 .note { color: #555; font-size: 0.9em; margin: 0.2em 0; }
 """
@@ -58,12 +58,18 @@ def render(figures: list[tuple[Path, dict]], page_dir: Path, embed: bool = False
     for _, doc in figures:
         for check in doc.get("checks", []):
             holds = bool(check.get("passed"))
+            verdict = check.get("verdict") or ("passed" if holds else "failed")
+            explained = check.get("explained")
+            cell = e(verdict) + (f"<br><small>{e(explained)}</small>" if explained else "")
             rows.append(
                 f"<tr><td>{e(doc.get('figure', ''))}</td><td>{e(check.get('name', ''))}</td>"
                 f"<td>{e(str(check.get('ours', '')))}</td><td>{e(str(check.get('paper', '')))}</td>"
-                f'<td class="{"yes" if holds else "no"}">{"yes" if holds else "NO"}</td></tr>'
+                f'<td class="{"yes" if holds else ("explained" if explained else "no")}">{cell}</td></tr>'
             )
     held = sum(1 for _, doc in figures for c in doc.get("checks", []) if c.get("passed"))
+    explained = sum(
+        1 for _, doc in figures for c in doc.get("checks", []) if not c.get("passed") and c.get("explained")
+    )
     total = sum(len(doc.get("checks", [])) for _, doc in figures)
     parts = [
         "<!DOCTYPE html>",
@@ -71,11 +77,12 @@ def render(figures: list[tuple[Path, dict]], page_dir: Path, embed: bool = False
         f"<style>{_STYLE}</style></head><body>",
         "<h1>pfabric: reproduced figures</h1>",
         (
-            f'<p class="note">{len(figures)} figures, {held} of {total} checks hold. Written '
+            f'<p class="note">{len(figures)} figures, {held} of {total} checks hold, {explained} diverge '
+            "with the divergence explained by an experiment. Written "
             f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}.</p>"
         ),
         "<h2>Checks against the papers</h2>",
-        "<table><tr><th>figure</th><th>check</th><th>ours</th><th>paper</th><th>holds</th></tr>",
+        "<table><tr><th>figure</th><th>check</th><th>ours</th><th>paper</th><th>verdict</th></tr>",
         *rows,
         "</table>",
     ]

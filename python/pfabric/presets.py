@@ -46,15 +46,40 @@ class LabelledRun:
 
 @dataclass(frozen=True)
 class Check:
-    """One comparison: our value, the paper's (as published, for the eye), and whether ours holds."""
+    """One comparison: our value, the paper's (as published, for the eye), and whether ours holds.
+
+    A check that does not hold may be `explained`: by an experiment that the figure module runs (a sweep that
+    shows what the paper's number requires), whose outcome the text states with its numbers. Its verdict is
+    then "diverges: explained"; a sentence with no experiment behind it is no explanation, and "passed" is kept
+    for checks that hold.
+    """
 
     name: str
     ours: str
     paper: str
     passed: bool
+    explained: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "passed", bool(self.passed))
+        if self.passed:
+            object.__setattr__(self, "explained", None)
+
+    @property
+    def verdict(self) -> str:
+        """"passed", "diverges: explained" or "failed"."""
+        if self.passed:
+            return "passed"
+        return "diverges: explained" if self.explained else "failed"
+
+    @property
+    def settled(self) -> bool:
+        """It holds, or its divergence is explained by an experiment."""
+        return self.passed or bool(self.explained)
+
+    def document(self) -> dict:
+        """What checks.json and report.json hold for it."""
+        return {**vars(self), "verdict": self.verdict}
 
 
 @dataclass
@@ -66,7 +91,7 @@ class Report:
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.settled for c in self.checks)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
         {
             "title": report.title,
             "rows": report.rows,
-            "checks": [vars(c) for c in report.checks],
+            "checks": [c.document() for c in report.checks],
             "notes": report.notes,
             "all_checks_hold": report.passed,
         }
@@ -52,12 +52,11 @@ def print_report(report: Report, paths: dict[str, Path]) -> None:
         table.add_row(*(str(row.get(c, "")) for c in columns))
     console.print(table)
     checks = Table(title="checks against the paper", title_justify="left")
-    for header in ("check", "ours", "paper", "holds"):
+    for header in ("check", "ours", "paper", "verdict"):
         checks.add_column(header)
     for c in report.checks:
-        checks.add_row(
-            c.name, c.ours, c.paper, "yes" if c.passed else "NO", style=None if c.passed else "red"
-        )
+        style = None if c.passed else ("yellow" if c.settled else "red")
+        checks.add_row(c.name, c.ours, c.paper, c.verdict, style=style)
     console.print(checks)
     held = sum(c.passed for c in report.checks)
     console.print(f"{held} of {len(report.checks)} checks hold", markup=False, highlight=False)

@@ -46,7 +46,7 @@ class Reproduction:
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.settled for c in self.checks)
 
 
 def reproduce(
@@ -112,7 +112,7 @@ def write_checks(made: Reproduction, quick: bool, path: Path) -> None:
             "runs": made.runs,
             "seconds": round(made.seconds, 2),
             "plots": [p.name for p in made.plots],
-            "checks": [vars(c) for c in made.checks],
+            "checks": [c.document() for c in made.checks],
             "all_checks_hold": made.passed,
         }
     )
