@@ -156,7 +156,12 @@ impl Ranked {
             Scheduler::Pifo(q) => q.enqueue(id, rank, wire),
             Scheduler::SpPifo(q) => q.enqueue(id, rank, wire),
             Scheduler::Aifo(q) => q.enqueue(id, rank, wire),
-            Scheduler::Pieo(q) => q.enqueue(id, rank, wire, now),
+            // WF2Q+ under STFQ ranks: rank by the virtual finish tag, eligible from the virtual start tag
+            // (carried in PIEO's time field); otherwise eligible at once (see pieo.rs).
+            Scheduler::Pieo(q) => match self.ranker {
+                Ranker::Stfq(_) => q.enqueue_eligible_at(id, rank + wire as u64, wire, rank),
+                _ => q.enqueue(id, rank, wire, now),
+            },
         };
         if let Some(d) = dropped {
             self.ranker.on_drop(pool.get(d));
@@ -170,7 +175,15 @@ impl Ranked {
             Scheduler::Pifo(q) => q.dequeue(),
             Scheduler::SpPifo(q) => q.dequeue(),
             Scheduler::Aifo(q) => q.dequeue(),
-            Scheduler::Pieo(q) => q.dequeue(now),
+            Scheduler::Pieo(q) => match &self.ranker {
+                // The system virtual time: the last departure's start tag, or the smallest start tag waiting
+                // if that is later; the start tag served becomes the ranker's virtual time.
+                Ranker::Stfq(s) => {
+                    let v = s.virtual_time().max(q.earliest_eligible()?);
+                    q.dequeue_entry(v).map(|(id, _finish, start)| (id, start))
+                }
+                _ => q.dequeue(now),
+            },
         }?;
         self.ranker.on_dequeue(rank);
         Some((id, pool.get(id).wire))
@@ -273,5 +286,58 @@ pub(crate) mod testing {
             rate_bps: 0,
             paused_by: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod pieo_fair_queueing {
+    use super::testing::data_packet;
+    use super::*;
+    use crate::net::packet::PacketPool;
+
+    fn ranked(scheduler: SchedulerConfig) -> Queue {
+        QueueConfig::Ranked { scheduler, rank: RankKind::Stfq, mark_at_bytes: None }.build()
+    }
+
+    /// Flow 1's full packet arrives, then flow 2's short one: both start at virtual time 0. STFQ (PIFO) serves
+    /// the earliest start, first come among equals; WF2Q+ (PIEO) serves the earliest finish among those that
+    /// may start, the short packet.
+    #[test]
+    fn pieo_runs_wf2q_plus_and_tells_mixed_sizes_apart_from_pifo() {
+        let mut pool = PacketPool::new();
+        let mut short = data_packet(2, 0, 0);
+        short.payload = 60;
+        short.wire = 100;
+        let a = pool.alloc(data_packet(1, 0, 0));
+        let b = pool.alloc(short);
+        let c = pool.alloc(data_packet(1, 1, 0));
+        let order = |mut q: Queue, pool: &mut PacketPool| {
+            for id in [a, c, b] {
+                assert_eq!(q.enqueue(id, pool, 0), None);
+            }
+            std::iter::from_fn(|| q.dequeue(pool, 0).map(|(id, _)| id)).collect::<Vec<_>>()
+        };
+        assert_eq!(order(ranked(SchedulerConfig::Pifo { capacity_pkts: 8 }), &mut pool), [a, b, c]);
+        assert_eq!(order(ranked(SchedulerConfig::Pieo { capacity_pkts: 8 }), &mut pool), [b, a, c]);
+    }
+
+    /// Among the packets that may start (start tag <= V), the earliest finish goes first: flow 2's short
+    /// one before flow 1's first. Flow 1's second packet starts at 1500, beyond V, and waits until nothing
+    /// that may start is left; V then moves up to its start.
+    #[test]
+    fn a_packet_waits_for_the_system_virtual_time_to_reach_its_start() {
+        let mut pool = PacketPool::new();
+        let mut q = ranked(SchedulerConfig::Pieo { capacity_pkts: 8 });
+        let a = pool.alloc(data_packet(1, 0, 0)); // start 0, finish 1500
+        let b = pool.alloc(data_packet(1, 1, 0)); // start 1500, finish 3000
+        let mut small = data_packet(2, 0, 0);
+        small.wire = 1000;
+        small.payload = 960;
+        let c = pool.alloc(small); // start 0, finish 1000
+        for id in [a, b, c] {
+            q.enqueue(id, &mut pool, 0);
+        }
+        let order: Vec<_> = std::iter::from_fn(|| q.dequeue(&pool, 0).map(|(id, _)| id)).collect();
+        assert_eq!(order, [c, a, b]);
     }
 }

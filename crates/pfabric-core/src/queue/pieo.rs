@@ -5,11 +5,21 @@
 //! smallest-ranked element among those *eligible* now, not merely the head. As the paper does for shaping,
 //! eligibility here is a time: an entry may leave once `now >= send_at`.
 //!
-//! As built, nothing is shaped yet: [`Pieo::enqueue`] makes a packet eligible at the time it is enqueued, so
-//! every queued packet is eligible whenever the port asks and PIEO behaves as a PIFO. A shaped scheduler (a
-//! rate limit per flow, a deadline's earliest start) needs to call [`Pieo::enqueue_eligible_at`] with a later
-//! `send_at`, and the engine to wake the port when its first entry becomes eligible: ports have no wake-up
-//! events of their own (they act when a packet joins them or the packet they sent arrives; see engine.rs).
+//! As built, PIEO runs two programs:
+//! - **Fair queueing** (STFQ ranks at the port): WF2Q+ (Bennett and Zhang), PIEO's own fair-queueing example:
+//!   an arrival's rank is its virtual *finish* tag (start tag + wire bytes) and it is eligible once its
+//!   virtual *start* tag is at most the system virtual time V = max(V of the last departure, smallest start
+//!   tag waiting). The second term (WF2Q+'s) keeps some entry eligible whenever any waits, so the port stays
+//!   work-conserving with no wake-up; eligibility is in virtual time, which [`Pieo::enqueue_eligible_at`]
+//!   and [`Pieo::dequeue_entry`] carry in the time field. Against PIFO with STFQ ranks (smallest start first)
+//!   it serves a short packet of another flow first when both may start: mixed packet sizes tell them apart.
+//!   V's first WF2Q+ term (V plus the work served over the link rate) is left out: flows have no normalized
+//!   weights here, only equal shares of an unknown number of flows.
+//! - **Otherwise** (SRPT or FIFO ranks): [`Pieo::enqueue`] makes a packet eligible at its enqueue, so every
+//!   queued packet is eligible whenever the port asks and PIEO behaves as a PIFO. A shaped scheduler (a rate
+//!   limit per flow, a deadline's earliest start) needs a later wall-clock `send_at`, and the engine to wake
+//!   the port when its first entry becomes eligible: ports have no wake-up events of their own (they act when
+//!   a packet joins them or the packet they sent arrives; see engine.rs).
 //!
 //! Capacity is counted in packets (default 80, as the paper's PIFO). When an arrival finds the queue full,
 //! the packet with the largest rank is dropped, the latest arrival among equals, which may be the arrival;
@@ -84,10 +94,21 @@ impl Pieo {
     /// Extract the smallest-ranked entry eligible at `now` (the earliest among equal ranks), with its rank.
     #[inline]
     pub fn dequeue(&mut self, now: Time) -> Option<(PacketId, u64)> {
+        self.dequeue_entry(now).map(|(id, rank, _)| (id, rank))
+    }
+
+    /// As [`Pieo::dequeue`], with the entry's eligibility time too.
+    #[inline]
+    pub fn dequeue_entry(&mut self, now: Time) -> Option<(PacketId, u64, Time)> {
         let i = self.entries.iter().position(|e| e.send_at <= now)?;
         let e = self.entries.remove(i).expect("found");
         self.bytes -= e.wire as u64;
-        Some((e.id, e.rank))
+        Some((e.id, e.rank, e.send_at))
+    }
+
+    /// The earliest eligibility time of any entry.
+    pub fn earliest_eligible(&self) -> Option<Time> {
+        self.entries.iter().map(|e| e.send_at).min()
     }
 
     pub fn bytes(&self) -> u64 {
