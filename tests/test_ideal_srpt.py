@@ -20,6 +20,7 @@ pytest.importorskip("pfabric._core")
 import itertools
 
 import pfabric
+from pfabric.analysis.queueing import srpt_response_s
 
 RATE_BPS = 10e9
 
@@ -28,22 +29,6 @@ def service_s(size_bytes: np.ndarray) -> np.ndarray:
     """Transmission time of a flow's wire bytes (1460-byte packets, 40 header bytes each) at 10 Gbps."""
     size = size_bytes.astype(np.int64)
     return (size + 40 * -(-size // 1460)) * 8 / RATE_BPS
-
-
-def srpt_response_s(service: np.ndarray, arrival_rate: float) -> np.ndarray:
-    """Schrage-Miller mean response time of each job, the distribution being the sample itself."""
-    n = len(service)
-    order = np.argsort(service, kind="stable")
-    s = service[order]
-    rho_upto = arrival_rate * np.cumsum(s) / n
-    second_moment_upto = np.cumsum(s**2) / n
-    tail = 1 - np.arange(1, n + 1) / n
-    waiting = arrival_rate / 2 * (second_moment_upto + s**2 * tail) / (1 - rho_upto) ** 2
-    rho_below = np.concatenate([[0.0], rho_upto[:-1]])
-    residence = np.cumsum(np.diff(np.concatenate([[0.0], s])) / (1 - rho_below))
-    out = np.empty(n)
-    out[order] = waiting + residence
-    return out
 
 
 def test_ideal_on_one_bottleneck_is_srpt(tmp_path):

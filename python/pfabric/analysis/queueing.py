@@ -1,0 +1,44 @@
+"""Closed-form references of one bottleneck: the M/G/1 queue under SRPT, FIFO and processor sharing.
+
+Each takes the jobs' service times as a sample (the distribution is the sample itself) and the Poisson arrival
+rate, and gives each job's mean response time (waiting + service). Used by `pfabric validate` and the tests
+to hold the simulator to queueing theory where a scheme reduces to one server.
+
+- SRPT (preemptive shortest remaining processing time): Schrage and Miller (1966),
+  E[T(x)] = lambda/2 (int_0^x t^2 dF(t) + x^2 (1 - F(x))) / (1 - rho(x))^2 + int_0^x dt / (1 - rho(t)),
+  with rho(x) = lambda int_0^x t dF(t).
+- FIFO: Pollaczek-Khinchine, E[T(x)] = lambda E[S^2] / (2 (1 - rho)) + x.
+- PS (processor sharing): E[T(x)] = x / (1 - rho).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def srpt_response_s(service_s: np.ndarray, arrival_rate: float) -> np.ndarray:
+    """Schrage-Miller mean response time of each job of the sample."""
+    n = len(service_s)
+    order = np.argsort(service_s, kind="stable")
+    s = service_s[order]
+    rho_upto = arrival_rate * np.cumsum(s) / n
+    second_moment_upto = np.cumsum(s**2) / n
+    tail = 1 - np.arange(1, n + 1) / n
+    waiting = arrival_rate / 2 * (second_moment_upto + s**2 * tail) / (1 - rho_upto) ** 2
+    rho_below = np.concatenate([[0.0], rho_upto[:-1]])
+    residence = np.cumsum(np.diff(np.concatenate([[0.0], s])) / (1 - rho_below))
+    out = np.empty(n)
+    out[order] = waiting + residence
+    return out
+
+
+def fifo_response_s(service_s: np.ndarray, arrival_rate: float) -> np.ndarray:
+    """Pollaczek-Khinchine mean response time of each job of the sample."""
+    rho = arrival_rate * service_s.mean()
+    return arrival_rate * np.mean(service_s**2) / (2 * (1 - rho)) + service_s
+
+
+def ps_response_s(service_s: np.ndarray, arrival_rate: float) -> np.ndarray:
+    """Processor-sharing mean response time of each job of the sample."""
+    rho = arrival_rate * service_s.mean()
+    return service_s / (1 - rho)

@@ -1,0 +1,294 @@
+"""`pfabric validate`: one command that holds a build (yours, or a fork) to theory and to the papers.
+
+Two parts, one table:
+
+- **Theory** (`theory_checks`): a lone flow takes exactly its ideal FCT on several fabrics, rates and routings;
+  Ideal on one bottleneck is M/G/1-SRPT per size bin (Schrage-Miller); pFabric on the same bottleneck stays
+  near SRPT; Poisson arrivals offer the target load; loaded runs of every scheme keep the invariants of
+  `pfabric.invariants` and replay identically.
+- **Papers** (`paper_checks`): every figure of `pfabric reproduce`, at quick or paper scale, through a results
+  store (runs done before are reused), each check with its verdict.
+
+A row's verdict is "passed", "diverges: explained" (a figure's divergence explained by an experiment the figure
+runs) or "failed"; the command exits 1 if any row failed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import api, invariants
+from .analysis.queueing import srpt_response_s
+from .presets import Check
+
+MSS, HEADER = 1460, 40
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: which part, which figure (or theory topic), and the check."""
+
+    part: str
+    source: str
+    check: Check
+
+
+def _wire_service_s(size_bytes: np.ndarray, rate_bps: float) -> np.ndarray:
+    size = size_bytes.astype(np.int64)
+    return (size + HEADER * np.maximum(1, -(-size // MSS))) * 8 / rate_bps
+
+
+# --- theory --------------------------------------------------------------------------------------------------
+
+LONE_FABRICS: tuple[dict, ...] = (
+    {"kind": "leaf-spine"},
+    {"kind": "leaf-spine", "routing": "ecmp"},
+    {"kind": "leaf-spine", "leaves": 2, "hosts_per_leaf": 4, "core_rate_gbps": 2.0, "routing": "adaptive"},
+    {"kind": "fat-tree", "k": 4, "core_rate_gbps": 4.0, "routing": "adaptive"},
+    {"kind": "fat-tree", "k": 4, "core_rate_gbps": 4.0, "routing": "ecmp"},
+    {"kind": "fat-tree", "k": 4, "routing": "spray"},
+    {"kind": "star", "hosts": 8},
+    {"kind": "dumbbell", "hosts_per_side": 3, "bottleneck_rate_gbps": 3.0},
+)
+BIG_WINDOW = {"name": "tcp", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 10**9}
+
+
+def _trace(folder: Path, name: str, rows: Iterable[tuple[float, int, int, int]]) -> str:
+    path = folder / name
+    path.write_text("start_s,src,dst,size_bytes\n" + "".join(f"{a!r},{b},{c},{d}\n" for a, b, c, d in rows))
+    return str(path)
+
+
+def lone_flow_check(folder: Path) -> Check:
+    """Whole-packet flows alone in the fabric, far apart in time: each FCT equals its ideal exactly."""
+    exact = total = 0
+    worst = ""
+    for topology in LONE_FABRICS:
+        hosts = {"leaf-spine": lambda t: t.get("leaves", 9) * t.get("hosts_per_leaf", 16)}.get(
+            topology["kind"], lambda t: {"star": t.get("hosts", 0), "dumbbell": 6}.get(t["kind"], 16)
+        )(topology)
+        sizes = (1, MSS, 12 * MSS, 100 * MSS)
+        rows = [(0.01 * i, 0, hosts - 1, size) for i, size in enumerate(sizes)]
+        result = api.run(
+            {
+                "topology": topology,
+                "workload": {"kind": "trace", "path": _trace(folder, "lone.csv", rows)},
+                "scheme": BIG_WINDOW,
+            }
+        )
+        fct = result.flows.column("finish_ps").to_numpy() - result.flows.column("start_ps").to_numpy()
+        ideal = result.flows.column("ideal_fct_ps").to_numpy()
+        total += len(fct)
+        exact += int((fct == ideal).sum())
+        if (fct != ideal).any() and not worst:
+            worst = f"; first miss on {topology}"
+    return Check(
+        f"a lone flow's FCT equals its ideal to the picosecond ({len(LONE_FABRICS)} fabrics, rates and "
+        "routings; 4 sizes each)",
+        f"{exact} of {total} exact{worst}",
+        "all exact",
+        exact == total,
+    )
+
+
+def bottleneck_trace(folder: Path, jobs: int, load: float, seed: int = 1) -> tuple[str, np.ndarray, float]:
+    """Poisson arrivals of exponential sizes (mean 50 KB) from many hosts into host 0 of a star: one
+    bottleneck, the receiver's link. Returns the trace, each job's service time and the arrival rate."""
+    rng = np.random.default_rng(seed)
+    size = np.maximum(1, np.round(rng.exponential(50_000, jobs))).astype(np.int64)
+    rate = load / _wire_service_s(size, 10e9).mean()
+    start = np.cumsum(rng.exponential(1 / rate, jobs))
+    src = rng.integers(1, 200, jobs)
+    path = _trace(
+        folder, f"bottleneck-{jobs}.csv", zip(start.tolist(), src.tolist(), [0] * jobs, size.tolist())
+    )
+    return path, _wire_service_s(size, 10e9), jobs / (start[-1] - start[0])
+
+
+def _response_s(result) -> np.ndarray:
+    """Time in the bottleneck's queue and service: FCT less the path's fixed latency."""
+    f = result.flows
+    work = _wire_service_s(f.column("size_bytes").to_numpy(), 10e9)
+    return f.column("fct_s").to_numpy() - f.column("ideal_fct_s").to_numpy() + work
+
+
+def srpt_checks(folder: Path, jobs: int) -> list[Check]:
+    """Ideal per size quartile against Schrage-Miller; pFabric's mean against SRPT's."""
+    path, service, rate = bottleneck_trace(folder, jobs, 0.7)
+    base = {"topology": {"kind": "star", "hosts": 200}, "workload": {"kind": "trace", "path": path}}
+    ideal = api.run({**base, "scheme": {"name": "ideal"}})
+    predicted = srpt_response_s(service, rate)
+    response = _response_s(ideal)
+    edges = np.quantile(service, [0, 0.25, 0.5, 0.75, 0.95, 1])
+    ratios = []
+    for lo, hi in itertools.pairwise(edges):
+        in_bin = (service >= lo) & (service <= hi)
+        ratios.append(response[in_bin].mean() / predicted[in_bin].mean())
+    # The sample's own variance: a few percent for quartiles of tens of thousands of jobs, more for the top 5%.
+    tolerance = [0.03, 0.03, 0.03, 0.03, 0.08]
+    ok = all(abs(r - 1) <= t for r, t in zip(ratios, tolerance, strict=True))
+    out = [
+        Check(
+            f"Ideal on one bottleneck is M/G/1-SRPT (Schrage-Miller), per size bin, load 0.7, {jobs:,} jobs",
+            "ratios " + ", ".join(f"{r:.3f}" for r in ratios),
+            "1 within 3% (8% for the largest 5%)",
+            ok,
+        )
+    ]
+    pf = api.run({**base, "scheme": {"name": "pfabric"}})
+    slowdown = lambda r: float(np.nanmean(r.flows.column("slowdown").to_numpy()))
+    gap = slowdown(pf) / slowdown(ideal) - 1
+    out.append(
+        Check(
+            "pFabric on the same bottleneck stays near SRPT: mean normalized FCT over Ideal's (= SRPT's)",
+            f"{gap * 100:+.1f}%",
+            "at most +17.8% (pFabric's largest gap to Ideal in the paper's Fig. 7)",
+            0 <= gap <= 0.178,
+        )
+    )
+    return out
+
+
+def load_check(folder: Path) -> Check:
+    """Poisson arrivals of 2 to 20 packets on a 16-host star for 0.15 s offer load 0.5 within 2%."""
+    cdf = folder / "sizes.csv"
+    cdf.write_text("size_bytes,cdf\n1460,0\n29200,1\n")
+    hosts, load, duration_s = 16, 0.5, 0.15
+    result = api.run(
+        {
+            "topology": {"kind": "star", "hosts": hosts},
+            "workload": {"load": load, "duration_s": duration_s, "cdf": str(cdf)},
+            "scheme": {"name": "tcp"},
+        }
+    )
+    measured = result.stats["offered_wire_bytes"] / (hosts * 10e9 / 8 * duration_s)
+    return Check(
+        "Poisson arrivals offer the target load (0.5 on a 16-host star, 0.15 s)",
+        f"{measured:.4f}",
+        "0.5 within 2% (five standard deviations of the estimate)",
+        abs(measured / load - 1) <= 0.02,
+    )
+
+
+INVARIANT_SCHEMES = (
+    "tcp",
+    "dctcp",
+    "pfabric",
+    "pdq",
+    "ideal",
+    "prio-queues",
+    "pifo",
+    "sp-pifo",
+    "aifo",
+    "afq",
+)
+
+
+def invariant_checks(flows: int) -> list[Check]:
+    """Loaded runs of every scheme on an oversubscribed fat-tree and the paper's fabric: invariants hold, and
+    the same seed replays byte for byte."""
+    broken: list[str] = []
+    replays = 0
+    runs = 0
+    for scheme, topology in itertools.product(
+        INVARIANT_SCHEMES, ({}, {"kind": "fat-tree", "k": 4, "core_rate_gbps": 4.0})
+    ):
+        scenario = {
+            "topology": topology,
+            "workload": {"load": 0.7, "flows": flows},
+            "scheme": {"name": scheme},
+        }
+        first = api.run(scenario)
+        runs += 1
+        broken += [f"{scheme} {topology or 'leaf-spine'}: {v}" for v in invariants.violations(first)]
+        replays += api.run(scenario).flows.equals(first.flows)
+    return [
+        Check(
+            f"invariants over {runs} loaded runs ({len(INVARIANT_SCHEMES)} schemes x 2 fabrics): slowdown >= 1, "
+            "packets conserved, every flow finished or reported",
+            "all hold" if not broken else "; ".join(broken[:3]),
+            "all hold",
+            not broken,
+        ),
+        Check(
+            "the same scenario and seed replay byte for byte",
+            f"{replays} of {runs}",
+            f"{runs} of {runs}",
+            replays == runs,
+        ),
+    ]
+
+
+def theory_checks(quick: bool) -> list[Row]:
+    with tempfile.TemporaryDirectory(prefix="pfabric-validate-") as tmp:
+        folder = Path(tmp)
+        checks = [lone_flow_check(folder)]
+        checks += srpt_checks(folder, 60_000)
+        checks.append(load_check(folder))
+        checks += invariant_checks(300 if quick else 1500)
+    return [Row("theory", "queueing and invariants", c) for c in checks]
+
+
+# --- papers --------------------------------------------------------------------------------------------------
+
+
+def paper_checks(
+    quick: bool,
+    store: str,
+    out: str,
+    jobs: int | None,
+    names: Iterable[str] | None = None,
+    on_figure: Callable[[str, float], Any] | None = None,
+) -> list[Row]:
+    """Every runnable figure, reproduced (runs already in `store` are reused), its checks as rows."""
+    from .figures import FIGURES
+    from .reproduce import reproduce
+
+    rows = []
+    for name in names or FIGURES:
+        figure = FIGURES[name]
+        if not figure.runnable:
+            continue
+        started = time.perf_counter()
+        made = reproduce(figure, quick=quick, store=store, out=out, jobs=jobs)
+        rows += [Row("papers", name, c) for c in made.checks]
+        if on_figure is not None:
+            on_figure(name, time.perf_counter() - started)
+    return rows
+
+
+def failed(rows: Iterable[Row]) -> list[Row]:
+    return [r for r in rows if not r.check.settled]
+
+
+def markdown(rows: list[Row], seconds: float, quick: bool, command: str) -> str:
+    """The table as Markdown (FIDELITY.md): every check with ours, the reference and the verdict."""
+    counts = {v: sum(r.check.verdict == v for r in rows) for v in ("passed", "diverges: explained", "failed")}
+    lines = [
+        "# Fidelity: every check against theory and the papers",
+        "",
+        (
+            f"Made by `{command}` ({'quick' if quick else 'paper'} scale) in {seconds / 60:.1f} min: "
+            f"{counts['passed']} passed, {counts['diverges: explained']} diverge with an explaining experiment, "
+            f"{counts['failed']} failed."
+        ),
+        "",
+        "| part | figure / topic | check | ours | reference | verdict |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
+    for r in rows:
+        c = r.check
+        verdict = c.verdict + (f": {c.explained}" if c.explained else "")
+        lines.append(
+            f"| {r.part} | {cell(r.source)} | {cell(c.name)} | {cell(c.ours)} | {cell(c.paper)} | {cell(verdict)} |"
+        )
+    return "\n".join(lines) + "\n"
