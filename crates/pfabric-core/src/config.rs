@@ -443,6 +443,8 @@ const MAX_HOSTS: u64 = 1 << 20;
 /// Longest time a scenario may name (delays, starts, durations): simulated time is a u64 of picoseconds,
 /// which overflows after 213 days; 1e6 s leaves room for any sum of them.
 pub const MAX_SECONDS: f64 = 1e6;
+/// Most flows a run may start: flow ids are 32 bits.
+pub const MAX_FLOWS: u64 = 1 << 32;
 /// Largest flow a scenario may name: a terabyte is 685 million packets, minutes of simulation; more would
 /// run for days.
 pub const MAX_FLOW_BYTES: u64 = 1_000_000_000_000;
@@ -541,7 +543,7 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
             }
             let flows = match s.get("flows") {
                 None => None,
-                Some(_) => Some(s.int_in("flows", 0, 1, 1 << 32)?),
+                Some(_) => Some(s.int_in("flows", 0, 1, MAX_FLOWS)?),
             };
             let duration = match s.get("duration_s") {
                 None => None,
@@ -584,6 +586,16 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
                 Some(r) => r * 8.0 * cdf.mean_wire_bytes() / (hosts as f64 * host_rate_bps as f64),
                 None => load,
             };
+            if let (None, Some(d)) = (flows, duration) {
+                // Flow ids are 32 bits: a duration that would start more flows than that is refused, not cut.
+                let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+                let longest = MAX_FLOWS as f64 / per_s;
+                if d as f64 / crate::sim::time::PS_PER_S as f64 > longest {
+                    let value = format!("{:?}", d as f64 / crate::sim::time::PS_PER_S as f64);
+                    let allowed = format!("at most {longest:.4e} s at this load and CDF (2^32 flows at most)");
+                    return err("workload.duration_s", value, allowed);
+                }
+            }
             Ok(WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines })
         }
         "trace" => {
@@ -1006,5 +1018,13 @@ mod tests {
             parse(r#"{"workload": {"kind": "trace", "start_s": [0], "src": [0], "dst": [999], "size_bytes": [10]}}"#)
                 .unwrap_err();
         assert!(e.starts_with("workload.dst[0]: 999"), "{e}");
+    }
+
+    /// A duration that would start more than 2^32 flows (flow ids are 32 bits) is refused, not cut short.
+    #[test]
+    fn a_duration_beyond_four_billion_flows_is_refused() {
+        let e = parse(&format!(r#"{{"workload": {{"load": 0.9, "duration_s": 1e6, {CDF}}}}}"#)).unwrap_err();
+        assert!(e.starts_with("workload.duration_s: 1000000.0 is not allowed; expected at most"), "{e}");
+        assert!(parse(&format!(r#"{{"workload": {{"load": 0.9, "duration_s": 1e-3, {CDF}}}}}"#)).is_ok());
     }
 }
