@@ -108,12 +108,17 @@ def workloads(draw, hosts: int) -> dict:
     return {"kind": "trace", "path": str(path)}
 
 
+HANDSHAKING = {"tcp", "dctcp", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq"}
+
+
 @st.composite
 def scenarios(draw) -> dict:
     topo = draw(topologies())
     hosts = host_count(topo)
     scheme: dict = {"name": draw(st.sampled_from(sorted(scheme_names())))}
     work = draw(workloads(hosts))
+    if scheme["name"] in HANDSHAKING and draw(st.booleans()):
+        scheme["handshake"] = True
     if scheme["name"] == "prio-queues" and work["kind"] != "poisson":
         scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
     return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}

@@ -154,6 +154,9 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             ("init_rto_us", Value::from(200.0)),
             ("max_rto_us", Value::from(1_000_000.0)),
             ("dupack_threshold", Value::from(3)),
+            // Data from the first packet, as the pFabric paper's hosts (no connection set-up); true: a SYN and
+            // its answer first, one round trip more, as the AIFO authors' netbench sockets.
+            ("handshake", Value::from(false)),
         ]
     };
     match name {
@@ -193,6 +196,7 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
                 ("init_rto_us", Value::from(96.4)),
                 ("max_rto_us", Value::from(1_000_000.0)),
                 ("dupack_threshold", Value::from(3)),
+                ("handshake", Value::from(false)),
             ];
             if name != "afq" {
                 v.push(("rank", Value::from("srpt")));
@@ -230,7 +234,7 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
         // The pFabric paper's PDQ row: 225 KB queues, min RTO 200 us, probing every 15 us, Early Start K = 2.
         "pdq" => {
             let mut v = tcp_like(225_000);
-            v.retain(|(k, _)| *k != "dupack_threshold");
+            v.retain(|(k, _)| *k != "dupack_threshold" && *k != "handshake");
             v.push(("probe_interval_us", Value::from(15.0)));
             v.push(("early_start_k", Value::from(2.0)));
             v.push(("rtt_us", Value::from(14.6)));
@@ -766,6 +770,13 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         constant_rate_bps: 0, // 0: the host rate, set with it
         sender_jitter: 0.0,
         jitter_seed: 0, // set from the scenario seed
+        handshake: false,
+    };
+    let handshake = || -> Result<bool, ConfigError> {
+        match s.get("handshake") {
+            None => Ok(false),
+            Some(v) => v.as_bool().map_or_else(|| err("scheme.handshake", v, "true or false"), Ok),
+        }
     };
     let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
         Ok(match s.str_or("priority", default)? {
@@ -845,6 +856,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             }
             (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
+            t.handshake = handshake()?;
             t.priority = priority_scheme("remaining-unsent")?;
             let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
             if name == "afq" {
@@ -888,6 +900,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
             (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
+            t.handshake = handshake()?;
             let mark = if name == "dctcp" {
                 let g = s.positive("dctcp_g", d("dctcp_g"))?;
                 if g > 1.0 {

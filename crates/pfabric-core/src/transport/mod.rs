@@ -79,6 +79,8 @@ pub struct TransportParams {
     pub pdq_early_termination: bool,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
+    /// TCP and DCTCP hosts open with a SYN and send data once its answer is back (one round trip more).
+    pub handshake: bool,
     /// Constant-rate senders: each gap between packets is the mean gap times (1 + u x jitter), u uniform in
     /// [-1, 1) from a stream of the run's seed (real NICs are not perfectly paced; perfectly paced senders
     /// phase-lock at a tail-drop queue).
@@ -130,6 +132,8 @@ pub struct Sender {
     pub timer_event_at: Option<Time>,
     pub retransmissions: u32,
     pub timeouts: u32,
+    /// The SYN is out and its answer not yet back (TCP-like hosts with `handshake`): nothing else is sent.
+    awaiting_syn_ack: bool,
 }
 
 impl Sender {
@@ -163,6 +167,7 @@ impl Sender {
             timer_event_at: None,
             retransmissions: 0,
             timeouts: 0,
+            awaiting_syn_ack: p.handshake && matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp),
         }
     }
 
@@ -252,8 +257,16 @@ impl Sender {
         match p.protocol {
             Protocol::Pdq => self.pdq_start(now, p, out),
             Protocol::ConstantRate => self.pace_at = Some(now),
+            _ if self.awaiting_syn_ack => self.send_syn(now, p, out),
             _ => self.fill_window(now, p, out),
         }
+    }
+
+    /// The SYN: a header-only packet with the flow's first rank (a rank-based port ranks it as the whole flow),
+    /// under the retransmission timer.
+    fn send_syn(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        out.push(self.probe_packet(now, p));
+        self.timer = Some(now + self.rto(p));
     }
 
     /// When this sender next needs to act: its retransmission timer or (PDQ) its pacing timer.
@@ -364,6 +377,20 @@ impl Sender {
         if self.sb.all_acked() {
             return true;
         }
+        if self.awaiting_syn_ack {
+            // Only the SYN is out, so this answers it: the first RTT sample, then the first window.
+            self.awaiting_syn_ack = false;
+            if now >= ack.sent_at {
+                self.rtt_sample(now - ack.sent_at);
+            }
+            self.backoff = 0;
+            self.timer = None;
+            self.fill_window(now, p, out);
+            return false;
+        }
+        if ack.seq == receiver::PROBE_SEQ && matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp) {
+            return false; // a late answer to a resent SYN: nothing new
+        }
         // pFabric's timeout is fixed: only TCP and DCTCP estimate the RTT.
         if matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq) && now >= ack.sent_at {
             self.rtt_sample(now - ack.sent_at);
@@ -408,6 +435,12 @@ impl Sender {
             return;
         }
         self.timeouts += 1;
+        if self.awaiting_syn_ack {
+            // The SYN or its answer was lost: again, after a doubled timeout.
+            self.backoff += 1;
+            self.send_syn(now, p, out);
+            return;
+        }
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
