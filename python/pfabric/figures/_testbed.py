@@ -1,13 +1,24 @@
-"""AIFO Figures 15 and 16 (the Tofino testbed), as simulations scaled down in time.
+"""AIFO Figures 15 and 16 (the Tofino testbed, section 5.2), as simulations scaled down in time.
 
 The testbed: four senders and one receiver on one switch, 40 Gbps links; four flows start one after
 another, each tagged by hand with a fixed rank, a later flow with a lower (better) rank; per-flow throughput
 over time under FIFO, SP-PIFO (8 queues) and AIFO. The paper starts a flow every 5 s; here every 5 ms (the
 queues settle within microseconds at 40 Gbps, so the shape is the same and a run costs seconds, not hours),
-and the run stops at 20 ms. Figure 15's senders send at a constant 40 Gbps (UDP-like, `host =
-"constant-rate"`); Figure 16's are TCP, NewReno here where the testbed ran Cubic. FIFO is a 20-packet queue
-in arrival order (PIFO with rank = fifo, which ignores the flows' ranks). `figure` makes either figure from
-its hosts, its wording and its checks.
+and the run stops at 20 ms. Figure 15's senders are constant-rate (UDP-like, `host = "constant-rate"`,
+aifo_fig15.HOSTS); Figure 16's are TCP, NewReno here where the testbed ran Cubic.
+
+The schedulers, from the authors' testbed code (netx-repo/AIFO @333c214, aifo_testbed/):
+* FIFO: the testbed's FIFO is aifo_testbed/simple_switch, a plain router that configures no queue in the
+  traffic manager (controller_init/test.py sets only IPv4 routes), i.e. the Tofino's default deep
+  shared-buffer queue. Here a FIFO of `FIFO_PKTS` = 1000 packets (1.5 MB, 300 us at 40 Gbps): deeper than the
+  four TCP flows' windows together (4 x 44 packets), so it never binds for them, as the Tofino's does not.
+* AIFO: every arrival sampled (`SAMPLE_COUNT 1` in aifo_switch/p4src/includes/aifo_defines.p4), a window of
+  20 ranks (BLACKBOX_CHECK_WINDOW(i, j), 5 x 4 registers); queue and headroom as the simulations' (20 packets,
+  k = 0.1), where the testbed's queue is 25,000 80-byte cells, 2 MB (aifo.p4): Figure 16 runs that too.
+* SP-PIFO: 8 strict-priority queues (the paper: "we enable 8 queues").
+
+`figure` makes either figure from its hosts, its wording, its checks and any extra runs (`experiments`) the
+checks read.
 """
 
 from __future__ import annotations
@@ -29,21 +40,26 @@ START_EVERY_S = 0.005
 END_S = 0.020
 RANKS = (4000, 3000, 2000, 1000)  # flow 1 .. flow 4: a later flow has a lower (better) rank
 SAMPLE_S = 0.00025
+FIFO_PKTS = 1000
 VARIANTS = {
-    "FIFO": {"name": "pifo", "rank": "fifo", "capacity_pkts": 20},
+    "FIFO": {"name": "pifo", "rank": "fifo", "capacity_pkts": FIFO_PKTS},
     "SP-PIFO": {"name": "sp-pifo"},
-    "AIFO": {"name": "aifo"},
+    "AIFO": {"name": "aifo", "sample_every": 1},
 }
 
 
-def points(host: str, quick: bool) -> list[tuple[dict[str, Any], Scenario]]:
-    """One run per scheduler; quick and paper scale are the same (each run takes a second or two)."""
+def points(
+    hosts: dict[str, Any], experiments: dict[str, dict[str, Any]], quick: bool
+) -> list[tuple[dict[str, Any], Scenario]]:
+    """One run per scheduler (`VARIANTS`), then one per extra run the checks read (`experiments`: label ->
+    scheme), every scheme with the host settings `hosts` (an experiment's own settings win); quick and
+    paper scale are the same (each run takes a second or less)."""
     starts = [i * START_EVERY_S for i in range(len(RANKS))]
     # Constant-rate flows long enough to send until the end; TCP flows that cannot finish before it.
     sizes = [int(LINK_GBPS * 1e9 / 8 * (END_S - s)) + 1_000_000 for s in starts]
     out = []
-    for label, scheme in VARIANTS.items():
-        scheme = {**scheme, "host": host}
+    for label, scheme in {**VARIANTS, **experiments}.items():
+        scheme = {**hosts, **scheme}
         if not available(scheme):
             continue
         data = {
@@ -90,11 +106,18 @@ def share_of_newest(result) -> list[float]:
     return shares
 
 
+def period_gbps(result, k: int) -> list[float]:
+    """Each flow's mean throughput in period `k` (0-based: after flow k + 1 starts, before the next does),
+    leaving out the period's first millisecond (the switch-over)."""
+    grid, series = rates(result)
+    lo, hi = k * START_EVERY_S + 0.001, min((k + 1) * START_EVERY_S, END_S)
+    window = (grid > lo) & (grid <= hi)
+    return [float(series[f][window].mean()) if window.any() else float("nan") for f in range(len(RANKS))]
+
+
 def last_period_gbps(result) -> list[float]:
     """Each flow's mean throughput in the last period, when all four are active."""
-    grid, series = rates(result)
-    window = (grid > (len(RANKS) - 1) * START_EVERY_S + 0.001) & (grid <= END_S)
-    return [float(series[k][window].mean()) if window.any() else float("nan") for k in range(len(RANKS))]
+    return period_gbps(result, len(RANKS) - 1)
 
 
 def jain(values: list[float]) -> float:
@@ -103,6 +126,9 @@ def jain(values: list[float]) -> float:
 
 
 def plot(done: Done, out_dir: Path, title: str) -> list[Path]:
+    """One panel per scheduler of `VARIANTS` (the extra runs are the checks' evidence, in the table)."""
+    done = [(labels, result) for labels, result in done if labels["scheme"] in VARIANTS]
+
     def draw(ax, result) -> None:
         grid, series = rates(result)
         for k, values in series.items():
@@ -159,15 +185,24 @@ def fifo_shares(done: Done, claim: str, expected: str, at_least: float) -> Check
     )
 
 
-def figure(number: int, host: str, senders: str, plot_title: str, checks: Callable, **fields: Any) -> Figure:
-    """AIFO Figure `number`: the testbed run with `host` senders (`senders` in the title: "UDP", "TCP");
-    `fields` are the rest of the `Figure` (shows, published, notes)."""
+def figure(
+    number: int,
+    hosts: dict[str, Any],
+    senders: str,
+    plot_title: str,
+    checks: Callable,
+    experiments: dict[str, dict[str, Any]] | None = None,
+    **fields: Any,
+) -> Figure:
+    """AIFO Figure `number`: the testbed run with the host settings `hosts` (`senders` in the title: "UDP",
+    "TCP"), plus the extra runs `experiments` (label -> scheme) its checks read; `fields` are the rest of the
+    `Figure` (shows, published, notes)."""
     return Figure(
         name=f"aifo-fig{number}",
         paper="AIFO",
         title=f"AIFO Figure {number}: testbed, {senders}",
         schemes=("pifo", "sp-pifo", "aifo"),
-        points=partial(points, host),
+        points=partial(points, hosts, experiments or {}),
         plot=partial(plot, title=plot_title),
         checks=checks,
         table=rows,

@@ -1,9 +1,30 @@
 """AIFO Figure 14: fair queueing, Start-Time Fair Queueing (STFQ) ranks, web search.
 
 AIFO, PIFO, SP-PIFO and PIEO with STFQ ranks, AFQ, TCP and DCTCP: small-flow mean and p99 FCT vs load, and
-the FCT breakdown by size at 70% load. Paper: AIFO is close to AFQ, SP-PIFO, PIFO and PIEO and far better
-than TCP and DCTCP; its small-flow FCT is 9.7% above AFQ's and 3.6% above SP-PIFO's. Those two gaps are
-checked at 70% load within 10 percentage points (our tolerance; the paper does not say at which load).
+the FCT breakdown by size at 70% load. Paper (section 5.1, "Fair queueing with AIFO"): AIFO "achieves a
+similar performance compared to ... AFQ, SP-PIFO, PIFO and PIEO for both average FCT and tail FCT, and is
+significantly better than TCP and DCTCP. The FCT of AIFO for small flows is only 9.7% higher than AFQ and
+3.6% higher than SP-PIFO".
+
+The set-up is the authors' (netx-repo/AIFO @333c214, aifo_simulation/java-code: MainFigure13.java, which is
+the paper's Figure 14, and projects/aifo/runs/aifo_evaluation/fairness/web_search_workload/<lambda>/):
+* 1 Gbps host links and 4 Gbps leaf-spine links (`link_bandwidth_bit_per_ns=1`, `split_bw`), not Figure 7's
+  10/40 Gbps; 20 ns links (`link_delay_ns=20`), no host stack delay (netbench has none) and one path per flow
+  (`network_device_routing=ecmp`): `TOPOLOGY`.
+* Every scheduler over DCTCP hosts (`transport_layer=dctcp`: NewRenoDctcpSocket, which is their NewReno with
+  a window of 3 segments at the start, capped at 64 KB, a timeout of SRTT + 4 RTTVAR with no floor and 300 us
+  before the first sample, alpha starting at 0, g = 1/16), and every scheduler port marks Congestion
+  Experienced on an arrival that finds at least 48,000 bytes queued (WFQAIFOOutputPort, WFQPIFOOutputPort,
+  WFQSPPIFOOutputPort, AFQOutputPort: `getBufferOccupiedBits() >= 8L*48000`).
+* AIFO (wfqaifo) 100 packets, window 20, every arrival sampled (sample_count 1), k = 0.1; PIFO (wfqpifo) 320
+  packets; SP-PIFO (wfqsppifo) 32 queues of 10; AFQ 32 queues of 320 packets (AFQQueue.java's constructor
+  sets perQueueCapacity = 320), 80 bytes per round. PIEO is not in the authors' code: it runs here as PIFO
+  does (320 packets, same hosts and marking) with the core's STFQ/PIEO program.
+* TCP over 146,000-byte tail-drop queues; DCTCP over 120,000-byte queues marking at K = 48,000 bytes.
+
+Checked: AIFO's small-flow mean below TCP's and DCTCP's at every load; AIFO's small-flow mean over AFQ's
+and over SP-PIFO's at 70% load against the text's +9.7% and +3.6% (`TOLERANCE`, below); AIFO similar to PIFO
+and PIEO (`SIMILAR`, below) in small-flow mean and p99 at every load.
 """
 
 from __future__ import annotations
@@ -19,18 +40,40 @@ from . import _aifo
 from .common import Done, save_figure, select
 from .figure import Figure
 
+# The authors' DCTCP hosts (NewRenoDctcpSocket over NewRenoTcpSocket: IW 3 MSS, RTO 300 us before a sample,
+# rto_min 0, 64 KB window) and their scheduler ports' marking at 48,000 bytes, for every ranked scheme.
+DCTCP_HOSTS = {"host": "dctcp", **_aifo.NEWRENO, "ecn_threshold_bytes": 48_000}
 VARIANTS = {
     "TCP": _aifo.SCHEMES["TCP"],
-    "DCTCP": _aifo.SCHEMES["DCTCP"],
-    "AFQ": {"name": "afq"},
-    "PIFO": {"name": "pifo", "rank": "stfq"},
-    "SP-PIFO": {"name": "sp-pifo", "rank": "stfq"},
-    "PIEO": {"name": "pieo", "rank": "stfq"},
-    "AIFO": {"name": "aifo", "rank": "stfq"},
+    "DCTCP": {"name": "dctcp", "queue_bytes": 120_000, "ecn_threshold_bytes": 48_000, **_aifo.NEWRENO},
+    "AFQ": {"name": "afq", "queues": 32, "queue_pkts": 320, "bytes_per_round": 80, **DCTCP_HOSTS},
+    "PIFO": {"name": "pifo", "rank": "stfq", "capacity_pkts": 320, **DCTCP_HOSTS},
+    "SP-PIFO": {"name": "sp-pifo", "rank": "stfq", "queues": 32, "queue_pkts": 10, **DCTCP_HOSTS},
+    "PIEO": {"name": "pieo", "rank": "stfq", "capacity_pkts": 320, **DCTCP_HOSTS},
+    "AIFO": {
+        "name": "aifo",
+        "rank": "stfq",
+        "capacity_pkts": 100,
+        "window": 20,
+        "sample_every": 1,
+        "headroom_k": 0.1,
+        **DCTCP_HOSTS,
+    },
 }
+TOPOLOGY = {**_aifo.SLOW_LINKS, "routing": "ecmp", "link_delay_us": 0.02, "host_delay_us": 0.0}
 PUBLISHED = {"aifo_small_fct_over_afq": 0.097, "aifo_small_fct_over_sp_pifo": 0.036}
 BREAKDOWN_LOAD = 0.7
-TOLERANCE = 0.10
+# The text gives +9.7% and +3.6% without a load. The authors' own plotted data
+# (projects/aifo/plots/aifo_evaluation/fairness/web_search_workload/fairness_less_100KB_mean_fct_ms_32.dat)
+# put AIFO at +11.7% over AFQ and +10.7% over SP-PIFO at 70% load (their +3.7% over SP-PIFO is at 80%): their
+# own simulator lands 2.0 and 7.1 points from the text's numbers at the load the breakdown shows. We allow 8
+# points: the larger of those, plus one point for reading the numbers off the text's rounding and the plot.
+TOLERANCE = 0.08
+# "Similar" as the paper's Figure 14(a)/(b) shows it: in the authors' plotted data AIFO's small-flow mean is
+# 1.26x-1.52x PIFO's and its p99 1.12x-1.53x (loads 0.2-0.8; fairness_less_100KB_{mean,99th}_fct_ms_32.dat),
+# while TCP's mean is 2.4x-2.8x AIFO's. Checked: the ratio either way at most 1.6 (their 1.53 plus 5% for
+# reading the plot).
+SIMILAR = 1.6
 
 
 def plot(done: Done, out_dir: Path) -> list[Path]:
@@ -38,7 +81,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
         done,
         out_dir,
         "small_flows",
-        "AIFO Figure 14: fair queueing (STFQ ranks)",
+        "AIFO Figure 14: fair queueing (STFQ ranks), 1G/4G, DCTCP hosts",
         list(VARIANTS),
         panels=_aifo.PANELS[:2],
     )
@@ -63,6 +106,26 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     return paths + save_figure(fig, out_dir, "breakdown")
 
 
+def similar(done: Done, other: str) -> Check | None:
+    """Check: AIFO's small-flow mean and p99 within `SIMILAR`x of `other`'s (either way) at every load."""
+    ratios = []
+    for metric in (_aifo.small_mean_ms, _aifo.small_p99_ms):
+        xs, aifo = _aifo.values(done, "AIFO", metric)
+        _, theirs = _aifo.values(done, other, metric)
+        if not xs or len(theirs) != len(xs):
+            return None
+        ratios.append([a / b for a, b in zip(aifo, theirs, strict=True)])
+    mean, p99 = ratios
+    worst = max(max(r, 1 / r) for r in mean + p99)
+    return Check(
+        f"AIFO similar to {other}: small-flow mean and p99 within {SIMILAR}x at every load",
+        f"AIFO / {other}: mean {min(mean):.2f}-{max(mean):.2f}, p99 {min(p99):.2f}-{max(p99):.2f}",
+        "similar (authors' data AIFO / PIFO: mean 1.26-1.52, p99 1.12-1.53"
+        + ("; they ran no PIEO)" if other == "PIEO" else ")"),
+        worst <= SIMILAR,
+    )
+
+
 def checks(done: Done) -> list[Check]:
     out = _aifo.lower_than_each(done, "AIFO", ("TCP", "DCTCP"))
     at = {l["scheme"]: _aifo.small_mean_ms(r) for l, r in select(done, load=BREAKDOWN_LOAD)}
@@ -71,12 +134,14 @@ def checks(done: Done) -> list[Check]:
             gap, paper = at["AIFO"] / at[other] - 1, PUBLISHED[key]
             out.append(
                 Check(
-                    f"AIFO's small-flow mean FCT over {other}'s at load {BREAKDOWN_LOAD} (within 10 points)",
+                    f"AIFO's small-flow mean FCT over {other}'s at load {BREAKDOWN_LOAD} "
+                    f"(within {TOLERANCE * 100:.0f} points)",
                     f"{gap * 100:+.1f}%",
                     f"+{paper * 100:.1f}%",
                     abs(gap - paper) <= TOLERANCE,
                 )
             )
+    out += [c for c in (similar(done, other) for other in ("PIFO", "PIEO")) if c]
     return out
 
 
@@ -84,13 +149,21 @@ FIGURE = Figure(
     name="aifo-fig14",
     paper="AIFO",
     title="AIFO Figure 14: fair queueing, web search",
-    shows="small-flow mean and p99 FCT vs load and the FCT breakdown at 70% load with STFQ ranks: TCP, DCTCP, "
-    "AIFO, PIFO, SP-PIFO, PIEO, AFQ",
+    shows="small-flow mean and p99 FCT vs load and the FCT breakdown at 70% load with STFQ ranks on the "
+    "1G/4G leaf-spine, every scheduler over DCTCP hosts: TCP, DCTCP, AIFO, PIFO, SP-PIFO, PIEO, AFQ",
     schemes=("tcp", "dctcp", "aifo", "pifo", "sp-pifo", "pieo", "afq"),
-    points=partial(_aifo.points, variants=VARIANTS),
+    points=partial(_aifo.points, variants=VARIANTS, topology=TOPOLOGY),
     plot=plot,
     checks=checks,
     table=_aifo.rows,
     published=PUBLISHED,
-    notes=("The TCP and DCTCP runs are AIFO Figure 7's, shared through the store.",),
+    notes=(
+        (
+            "The authors' set-up (netx-repo/AIFO MainFigure13.java): 1/4 Gbps links of 20 ns, ECMP, DCTCP "
+            "hosts and ECN "
+            "marking at 48 KB at every scheduler port, AIFO 100 packets sampling every arrival, PIFO 320, "
+            "SP-PIFO 32 x 10, AFQ 32 x 320 at 80 bytes per round, DCTCP 120 KB with K = 48 KB."
+        ),
+        "PIEO is not in the authors' code; it runs with PIFO's size, hosts and marking.",
+    ),
 )

@@ -1,50 +1,141 @@
 """AIFO Figure 8: the headroom parameter k (0.1 to 0.9) against FIFO and PIFO.
 
-Paper: a smaller k drops high-rank packets more aggressively and keeps the buffer shallow; small k is always
-better for small flows, and at k = 0.1 the small-flow mean and p99 FCT are about 9x lower than at k = 0.9,
-with large flows only slightly slower. As k grows AIFO approaches FIFO. FIFO here is a queue of AIFO's size
-(20 packets) without admission control. "About 9x" is checked within a factor of 2 (our tolerance).
+Paper (section 5.1, "The effect of parameter k"): "AIFO with smaller k always delivers better performance than
+larger k for small flows, and it also delivers better performance for large flows when the traffic load is big
+(e.g., 0.7, 0.8) ... When k = 0.1, the average and 99th percentile FCT for small flows is about 9x lower than
+that of k = 0.9". As k grows AIFO approaches FIFO. FIFO here is a queue of AIFO's size (20 packets) without
+admission control.
+
+Where "about 9x" comes from: in the authors' plotted data (netx-repo/AIFO @333c214,
+aifo_simulation/java-code/projects/aifo/plots/aifo_evaluation/pFabric/web_search_workload_C_K/
+pFabric_less_100KB_{mean,99th}_fct_ms.dat) k = 0.9 over k = 0.1 is 1.09 (mean) at load 0.2, 3.0 at 0.7 and
+5.7 (mean) / 7.9 (p99) at their top point, which is not load 0.8 but 190,000 flows/s, an overloaded fabric
+(`_aifo.AUTHORS_TOP_RATE_PER_S`: 1.07 of the host links), run for 1 s. `RATE_RUNS` repeat k = 0.1 and 0.9 at
+that arrival rate for the figure's flow count and three times it, and the ratio check states what they give.
+
+Checked: small-flow mean increasing in k at every load, over the authors' k (0.1, 0.3, 0.7, 0.9; 0.5 is ours and
+only drawn); large-flow mean lower at k = 0.1 than at k = 0.9 at
+loads of 0.7 and above (the authors' data: 30.1 vs 40.4 ms at their 0.7, 37.1 vs 89.6 at the top, higher at
+0.2-0.6); k = 0.9 over k = 0.1, small-flow mean and p99, largest over loads, within `NINE` (the authors' 5.7 to
+the text's 9, each widened by 10% for reading).
 """
 
 from __future__ import annotations
 
-from functools import partial
+from itertools import pairwise
 from pathlib import Path
 
 from ..presets import Check
 from . import _aifo
-from .common import Done
+from .common import Done, select
 from .figure import Figure
 
 KS = (0.1, 0.3, 0.5, 0.7, 0.9)
+AUTHORS_KS = (0.1, 0.3, 0.7, 0.9)  # the k of the authors' runs (their C20_K* data); 0.5 is ours
 VARIANTS = {
     **{f"AIFO k={k}": {"name": "aifo", "headroom_k": k} for k in KS},
     "FIFO": _aifo.SCHEMES["FIFO"],
     "PIFO": _aifo.SCHEMES["PIFO"],
 }
 PUBLISHED = {"small_fct_k0.9_over_k0.1": 9.0}
+NINE = (5.7 / 1.1, 9.0 * 1.1)
+HIGH_LOAD = 0.7
+RATE = _aifo.AUTHORS_TOP_RATE_PER_S
+RATE_RUNS = {f"AIFO k={k} @ {RATE:,} flows/s": VARIANTS[f"AIFO k={k}"] for k in (0.1, 0.9)}
+
+
+def points(quick: bool) -> list:
+    return _aifo.points(quick, VARIANTS) + _aifo.rate_points(quick, RATE_RUNS, RATE)
 
 
 def plot(done: Done, out_dir: Path) -> list[Path]:
     return _aifo.plot_fct(done, out_dir, "headroom_k", "AIFO Figure 8: headroom k", list(VARIANTS))
 
 
-def checks(done: Done) -> list[Check]:
-    out = _aifo.lower_than_each(done, "AIFO k=0.1", ("AIFO k=0.9",))
+def increasing_in_k(done: Done) -> Check | None:
+    by_k = [_aifo.values(done, f"AIFO k={k}", _aifo.small_mean_ms) for k in AUTHORS_KS]
+    xs = by_k[0][0]
+    if not xs or any(len(ys) != len(xs) for _, ys in by_k):
+        return None
+    steps = range(len(AUTHORS_KS) - 1)
+    bad = [x for i, x in enumerate(xs) if any(by_k[j][1][i] >= by_k[j + 1][1][i] for j in steps)]
+    spread = [by_k[-1][1][i] / by_k[0][1][i] for i in range(len(xs))]
+    ks = ", ".join(map(str, AUTHORS_KS))
+    return Check(
+        f"smaller k is better for small flows at every load (small-flow mean increasing over k = {ks})",
+        f"k = 0.9 / k = 0.1 from {min(spread):.2f} to {max(spread):.2f}"
+        + (f"; not increasing at load {', '.join(map(str, bad))}" if bad else ""),
+        "always better with smaller k",
+        not bad,
+    )
+
+
+def large_flows_at_high_load(done: Done) -> Check | None:
+    xs, low = _aifo.values(done, "AIFO k=0.1", _aifo.large_mean_ms)
+    _, high = _aifo.values(done, "AIFO k=0.9", _aifo.large_mean_ms)
+    pairs = [(x, a, b) for x, a, b in zip(xs, low, high, strict=True) if x >= HIGH_LOAD]
+    if not pairs or len(high) != len(xs):
+        return None
+    return Check(
+        f"k = 0.1 better than k = 0.9 for large flows at loads of {HIGH_LOAD} and above",
+        "; ".join(f"load {x}: {a:.2f} vs {b:.2f} ms" for x, a, b in pairs),
+        "better at high load (authors' data: 30.1 vs 40.4 ms at 0.7, 37.1 vs 89.6 ms at their top point)",
+        all(a < b for _, a, b in pairs),
+    )
+
+
+def rate_ratios(done: Done) -> list[tuple[int, float, float]]:
+    """(flows, mean ratio, p99 ratio) of k = 0.9 over k = 0.1 at the authors' top arrival rate, by run length."""
+    low, high = RATE_RUNS
+    out = []
+    for labels, result in sorted(select(done, scheme=low), key=lambda lr: lr[0]["flows"]):
+        other = select(done, scheme=high, flows=labels["flows"])
+        if other:
+            r = other[0][1]
+            out.append(
+                (
+                    labels["flows"],
+                    _aifo.small_mean_ms(r) / _aifo.small_mean_ms(result),
+                    _aifo.small_p99_ms(r) / _aifo.small_p99_ms(result),
+                )
+            )
+    return out
+
+
+def about_nine(done: Done) -> Check | None:
     xs, low = _aifo.values(done, "AIFO k=0.1", _aifo.small_mean_ms)
     _, high = _aifo.values(done, "AIFO k=0.9", _aifo.small_mean_ms)
-    if xs:
-        ratio = max(h / l for l, h in zip(low, high, strict=True))
-        paper = PUBLISHED["small_fct_k0.9_over_k0.1"]
-        out.append(
-            Check(
-                "small-flow mean FCT, k = 0.9 over k = 0.1 (largest over loads; within a factor 2 of 9)",
-                f"{ratio:.2f}x",
-                f"about {paper:g}x",
-                paper / 2 <= ratio <= paper * 2,
-            )
-        )
-    return out
+    _, low99 = _aifo.values(done, "AIFO k=0.1", _aifo.small_p99_ms)
+    _, high99 = _aifo.values(done, "AIFO k=0.9", _aifo.small_p99_ms)
+    if not xs or len(high) != len(xs):
+        return None
+    mean = max(h / l for l, h in zip(low, high, strict=True))
+    p99 = max(h / l for l, h in zip(low99, high99, strict=True))
+    check = Check(
+        f"small-flow mean and p99 FCT, k = 0.9 over k = 0.1 (largest over loads; {NINE[0]:.1f}-{NINE[1]:.1f}x)",
+        f"mean {mean:.2f}x, p99 {p99:.2f}x",
+        "about 9x (authors' data: mean 5.7x, p99 7.9x at their top point)",
+        all(NINE[0] <= r <= NINE[1] for r in (mean, p99)),
+    )
+    runs = rate_ratios(done)
+    grows = len(runs) >= 2 and all(b[1] > a[1] and b[2] > a[2] for a, b in pairwise(runs))
+    if check.passed or not runs or not grows or runs[0][1] <= mean:
+        return check
+    shown = "; ".join(f"{n:,} flows: mean {m:.2f}x, p99 {p:.2f}x" for n, m, p in runs)
+    return Check(
+        check.name,
+        check.ours,
+        check.paper,
+        False,
+        explained=f"The paper's ratio is its overloaded top point (190,000 flows/s, 1.07 of the host links, run "
+        f"for 1 s). Ours at that arrival rate - {shown} - is above ours at load {xs[-1]} and grows with the "
+        "time the fabric stays overloaded; the authors' run is 190,000 flows long.",
+    )
+
+
+def checks(done: Done) -> list[Check]:
+    found = [increasing_in_k(done), large_flows_at_high_load(done), about_nine(done)]
+    return [c for c in found if c]
 
 
 FIGURE = Figure(
@@ -53,12 +144,16 @@ FIGURE = Figure(
     title="AIFO Figure 8: the effect of the headroom k",
     shows="small-flow mean and p99 and large-flow mean FCT vs load for AIFO with k = 0.1 to 0.9, FIFO and PIFO",
     schemes=("aifo", "pifo"),
-    points=partial(_aifo.points, variants=VARIANTS),
+    points=points,
     plot=plot,
     checks=checks,
     table=_aifo.rows,
     published=PUBLISHED,
     notes=(
         "FIFO is a 20-packet queue in arrival order (PIFO with rank = fifo), our reading of the paper's FIFO.",
+        (
+            f"AIFO k = 0.1 and 0.9 also run at the authors' top arrival rate, {RATE:,} flows/s, for the "
+            "figure's flow count and three times it (rows without a load)."
+        ),
     ),
 )

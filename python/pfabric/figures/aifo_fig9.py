@@ -1,9 +1,14 @@
 """AIFO Figure 9: the sliding window's length and sampling.
 
-Paper: a window of 20 serves small flows better than a window of 1000 (and large flows worse), and a small
-window with sampling approximates a large window. Variants: window 20 and 1000 sampling every arrival, and
-window 20 sampling one arrival in 50 (covering 1000 arrivals). The paper's exact sampling rates are not in
-the seed text: these are ours. "Approximates" is checked as within 25% of the large window's small-flow mean.
+Paper (section 5.1): "when the window length is 20, the performance is better than that when the window length
+is 1000 for small flows, but worse for large flows", and a small window with sampling approximates a large
+window. The authors' data (netx-repo/AIFO @333c214, aifo_simulation/java-code/projects/aifo/plots/
+aifo_evaluation/pFabric/web_search_workload_w_sr/pFabric_geq_1MB_mean_fct_ms.dat): large-flow mean with window
+20 (every arrival sampled) above window 1000 at every load, 5.44 vs 4.33 ms at 0.2, 39.7 vs 34.6 at the top.
+Variants: window 20 and 1000 sampling every arrival, and window 20 sampling one arrival in 50 (covering 1000
+arrivals; the authors' W20_SR0.02). "Approximates" is checked as within 25% of the large window's small-flow
+mean (our tolerance). Checked also: window 20 below window 1000 for small flows, above it for large flows, at
+every load.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
 
 def checks(done: Done) -> list[Check]:
     out = _aifo.lower_than_each(done, "window 20", ("window 1000",))
+    out += _aifo.lower_than_each(
+        done, "window 1000", ("window 20",), _aifo.large_mean_ms, "large-flow mean FCT"
+    )
     xs, big = _aifo.values(done, "window 1000", _aifo.small_mean_ms)
     _, sampled = _aifo.values(done, "window 20, 1 in 50 sampled", _aifo.small_mean_ms)
     if xs and len(sampled) == len(xs):
@@ -56,5 +64,5 @@ FIGURE = Figure(
     plot=plot,
     checks=checks,
     table=_aifo.rows,
-    notes=("Window lengths 20 and 1000 are the paper's; the sampling rate 1 in 50 is ours.",),
+    notes=("Window lengths 20 and 1000 are the paper's; 1 in 50 sampled is the authors' W20_SR0.02 run.",),
 )
