@@ -4,7 +4,7 @@ PYTHON ?= python3
 PIP := $(PYTHON) -m pip
 OUT ?= out/demo
 
-.PHONY: demo test install install-test rust-test py-test lint bench fmt
+.PHONY: demo test install install-test rust-test py-test lint bench fmt fuzz
 
 install:
 	$(PIP) install --quiet .
@@ -27,6 +27,12 @@ rust-test:
 
 py-test:
 	$(PYTHON) -m pytest
+
+# The random tests at full size: bad input of every shape through the API and the CLI, each run or refused in
+# one line (tests/test_fuzz.py: 100000 examples per API test, the CLI a fifth; `make test` runs 1000), and the
+# invariants of runs over random valid scenarios (tests/test_properties.py: thousands; `make test` runs 40).
+fuzz:
+	PFABRIC_FUZZ_EXAMPLES=100000 PFABRIC_PROPERTY_EXAMPLES=2000 PFABRIC_PROPERTY_RANDOM=1 $(PYTHON) -m pytest tests/test_fuzz.py tests/test_properties.py -q
 
 lint:
 	cargo fmt --all --check

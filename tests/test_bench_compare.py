@@ -35,7 +35,9 @@ def test_reports_min_and_median_of_each_binary(tmp_path):
 
 def test_reports_peak_memory_when_the_binary_does(tmp_path):
     exe = tmp_path / "mem"
-    exe.write_text('#!/bin/sh\necho "$1: flows 1/1  events 5  packet-hops 4  cpu 0.50 s  wall 0.5 s  peak 9 MiB"\n')
+    exe.write_text(
+        '#!/bin/sh\necho "$1: flows 1/1  events 5  packet-hops 4  cpu 0.50 s  wall 0.5 s  peak 9 MiB"\n'
+    )
     exe.chmod(0o755)
     out = subprocess.run(
         [sys.executable, str(COMPARE), "s", str(exe), "--rounds", "1", "--core", "0"],

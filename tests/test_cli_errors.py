@@ -36,6 +36,32 @@ BAD_SCENARIOS = {
         '[workload]\ncdf = "sizes.csv"\n',
         ("workload.cdf: 'sizes.csv' is not allowed", "no such file"),
     ),
+    # issue 12: each was a traceback (status 1) or a message in the validation library's words
+    "prio-queues overloaded by an arrival rate": (
+        (
+            '[topology]\nkind = "star"\nhosts = 4\n[workload]\narrival_rate_per_s = 1e6\n'
+            '[scheme]\nname = "prio-queues"\n'
+        ),
+        ("scheme.thresholds_bytes: a value is required", "load below 1"),
+    ),
+    "trace path component over 255 bytes": (
+        f'[workload]\nkind = "trace"\npath = "{"x" * 300}/flows.csv"\n',
+        ("workload.path: ", "File name too long"),
+    ),
+    "CDF path component over 255 bytes": (
+        f'[workload]\ncdf = "{"x" * 300}"\n',
+        ("workload.cdf: ", "File name too long"),
+    ),
+    "list item": (
+        '[workload]\nkind = "fan-in"\nsizes_bytes = [100, 200]\nranks = [-1, 2]\n',
+        ("workload.ranks[0]: -1 is not allowed; expected an integer >= 0",),
+    ),
+    "loss edges not increasing": (
+        "[output]\nloss_priority_edges_bytes = [5, 3]\n",
+        ("output.loss_priority_edges_bytes: [5, 3] is not allowed", "strictly increasing"),
+    ),
+    "TOML nested too deeply": ("x = " + "[" * 5000 + "]" * 5000 + "\n", ("nested too deeply",)),
+    "a boolean as text": ('[output]\nlog_arrivals = "yes"\n', ("output.log_arrivals: 'yes' is not allowed",)),
 }
 
 
@@ -45,6 +71,9 @@ def test_bad_scenario(tmp_path, pfabric_env, text, expected):
     path.write_text(text)
     result = pfabric(pfabric_env, "run", str(path), "-o", str(tmp_path / "out"))
     assert_usage_error(result, *expected)
+    for words in ("Input should", "Value error", "validation error"):
+        assert words not in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_trace_host_outside_topology(tmp_path, pfabric_env):
@@ -106,3 +135,48 @@ def test_run_help_documents_the_fields(pfabric_env):
     result = pfabric(pfabric_env, "run", "--help")
     assert result.returncode == 0
     assert "host_delay_us" in result.stdout and "warmup_fraction" in result.stdout
+
+
+def test_fields_reference_lists_the_deadlines_fields(pfabric_env):
+    result = pfabric(pfabric_env, "fields")
+    assert result.returncode == 0, result.stderr
+    section = result.stdout[result.stdout.index("[workload.deadlines]") :]
+    for name in ("mean_s", "min_factor", "max_size_bytes", "fraction"):
+        assert f"  {name} " in section
+
+
+@pytest.mark.parametrize("where", ["under a file", "component over 255 bytes"])
+def test_output_folder_that_cannot_be_made(tmp_path, pfabric_env, where):
+    (tmp_path / "ok.toml").write_text("")
+    (tmp_path / "taken").write_text("")
+    out = tmp_path / "taken" / "out" if where == "under a file" else tmp_path / ("x" * 300) / "out"
+    result = pfabric(pfabric_env, "run", str(tmp_path / "ok.toml"), "-o", str(out))
+    assert_usage_error(result, f"-o {out}: cannot create the folder")
+
+
+def test_report_names_the_page_it_cannot_write(tmp_path, pfabric_env):
+    # Named the temporary file beside the page (".<name>.<pid>.tmp").
+    (tmp_path / "figures").mkdir()
+    out = tmp_path / ("r" * 250 + ".html")  # the page's name fits, the temporary file's does not
+    result = pfabric(pfabric_env, "report", "--figures", str(tmp_path / "figures"), "-o", str(out))
+    assert_usage_error(result, f"-o {out}: cannot write the page (File name too long)")
+    assert ".tmp" not in result.stderr
+    (tmp_path / "taken").write_text("")
+    out = tmp_path / "taken" / "report.html"
+    result = pfabric(pfabric_env, "report", "--figures", str(tmp_path / "figures"), "-o", str(out))
+    assert_usage_error(result, f"-o {out}: cannot write the page")
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["made by the run", "there before"])
+def test_a_failed_run_leaves_no_empty_output_folder(fake_core, tmp_path, capsys, existing):
+    # The folder was made before the run and left empty when the core refused the scenario.
+    from pfabric.cli import main
+
+    (tmp_path / "s.toml").write_text('[scheme]\nname = "tcp"\nqueue_bytes = 1\n')
+    out = tmp_path / "a" / "b" / "out"
+    if existing:
+        out.mkdir(parents=True)
+    assert main(["run", str(tmp_path / "s.toml"), "-o", str(out), "-q"]) == 2
+    assert capsys.readouterr().err.startswith("pfabric: error: scheme.queue_bytes: 1 is not allowed")
+    assert out.is_dir() == existing  # a folder the user made stays, even empty
+    assert (tmp_path / "a").exists() == existing  # and the parents the run made go too

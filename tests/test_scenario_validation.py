@@ -354,7 +354,7 @@ def test_core_json_leaf_spine_poisson():
     assert workload["cdf"]["size_bytes"][:2] == [8760.0, 8760.0]
     assert workload["cdf"]["cdf"][-1] == 1.0
     assert core["scheme"] == {"name": "tcp"}
-    assert core["run"] == {"max_sim_time_s": None}
+    assert core["run"] == {"max_sim_time_s": None, "max_events": None}
     assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
     assert core["output"] == {"track_flows": 0, "log_arrivals": False}
 
@@ -442,3 +442,226 @@ def test_round_trip_through_a_dump():
 def test_examples_are_valid(path):
     scenario = Scenario.from_toml(path)
     assert json.loads(scenario.to_core_json())["scheme"]["name"] == scenario.scheme.name
+
+
+# --- every input is right or refused in one line (issue 12) -----------------------------------------------
+
+PYDANTIC_WORDS = ("Input should", "Value error", "validation error", "pydantic")
+
+
+def in_our_words(message: str) -> str:
+    assert "\n" not in message
+    for words in PYDANTIC_WORDS:
+        assert words not in message, message
+    return message
+
+
+def test_prio_queues_thresholds_from_an_arrival_rate_use_the_load_it_offers():
+    # Was a TypeError in the threshold model (the load is unset when arrival_rate_per_s is given).
+    from pfabric.scenario import chosen_thresholds
+
+    data = {
+        "topology": {"kind": "star", "hosts": 8},
+        "workload": {"arrival_rate_per_s": 2_000.0, "flows": 10},
+        "scheme": {"name": "prio-queues"},
+    }
+    scenario = Scenario.from_dict(data)
+    load = scenario.workload.offered_load(8, 10.0)
+    assert 0.1 < load < 1  # web search's mean flow is 1.7 MB: 2,000 flows/s offer ~0.34 of 8 x 10 Gbps
+    thresholds = json.loads(scenario.to_core_json())["scheme"]["thresholds_bytes"]
+    assert thresholds == chosen_thresholds(scenario.workload, 4, "optimal", load)
+    at_load = Scenario.from_dict({**data, "workload": {"load": load, "flows": 10}})
+    assert json.loads(at_load.to_core_json())["scheme"]["thresholds_bytes"] == thresholds
+
+
+def test_prio_queues_optimal_thresholds_refuse_an_overload_in_one_line():
+    data = {
+        "topology": {"kind": "star", "hosts": 4},
+        "workload": {"arrival_rate_per_s": 1e6, "flows": 10},
+        "scheme": {"name": "prio-queues"},
+    }
+    message = in_our_words(error_of(data))
+    check(message, "scheme.thresholds_bytes", "a value is required")
+    assert "load below 1" in message and "equal-split" in message
+    data["scheme"]["thresholds_bytes"] = "equal-split"  # needs no load
+    assert len(json.loads(Scenario.from_dict(data).to_core_json())["scheme"]["thresholds_bytes"]) == 3
+
+
+def test_prio_queues_without_thresholds_needs_a_poisson_workload(tmp_path):
+    path = write(tmp_path, "flows.csv", "start_s,src,dst,size_bytes\n0,1,2,1000\n")
+    data = {"workload": {"kind": "trace", "path": path}, "scheme": {"name": "prio-queues"}}
+    check(error_of(data), "scheme.thresholds_bytes", "a value is required; expected a list of sizes")
+
+
+def test_thresholds_the_model_cannot_choose_are_a_scenario_error(tmp_path):
+    # A CDF reaching a terabyte has more packet sizes than the threshold model takes: was a ValueError.
+    path = write(tmp_path, "sizes.csv", "size_bytes,cdf\n1,0\n1000000000000,1\n")
+    scenario = Scenario.from_dict({"workload": {"cdf": path}, "scheme": {"name": "prio-queues"}})
+    with pytest.raises(ScenarioError) as info:
+        scenario.to_core_json()
+    check(in_our_words(str(info.value)), "scheme.thresholds_bytes", "'optimal' is not allowed")
+
+
+def test_offered_load_is_the_cores():
+    _core = pytest.importorskip("pfabric._core", reason="needs the compiled core")
+    del _core
+    import pfabric
+
+    for cdf in ("websearch", "datamining", "websearch_netbench_lowerbound_discrete"):
+        scenario = Scenario.from_dict(
+            {
+                "topology": {"kind": "star", "hosts": 4, "host_rate_gbps": 2.5},
+                "workload": {"cdf": cdf, "arrival_rate_per_s": 20_000.0, "flows": 2},
+                "run": {"max_events": 1000},
+            }
+        )
+        result = pfabric.run(scenario)
+        assert scenario.workload.offered_load(4, 2.5) == pytest.approx(result.stats["target_load"], rel=1e-12)
+
+
+@pytest.mark.parametrize("field", ["cdf", "path"])
+def test_a_path_component_over_255_bytes_is_one_line(tmp_path, field):
+    # Was OSError [Errno 36] File name too long, raised by Path.is_file.
+    long_path = str(tmp_path / ("x" * 300) / "flows.csv")
+    workload = {"cdf": long_path} if field == "cdf" else {"kind": "trace", "path": long_path}
+    message = in_our_words(error_of({"workload": workload}))
+    check(message, f"workload.{field}", "is not allowed")
+    assert "File name too long" in message and len(message) < 1000
+
+
+def test_a_home_folder_that_does_not_exist_is_a_missing_file():
+    # Path.expanduser raised RuntimeError for an unknown user.
+    data = {"workload": {"kind": "trace", "path": "~no-such-user-pfabric/flows.csv"}}
+    check(error_of(data), "workload.path", "no such file")
+
+
+LIST_ITEMS = {
+    "negative rank": (
+        {"workload": {"kind": "fan-in", "sizes_bytes": [100, 200], "ranks": [-1, 2]}},
+        "workload.ranks[0]",
+        "-1 is not allowed; expected an integer >= 0",
+    ),
+    "text size": (
+        {"workload": {"kind": "fan-in", "sizes_bytes": [100, "x"]}},
+        "workload.sizes_bytes[1]",
+        "'x' is not allowed; expected an integer > 0",
+    ),
+    "NaN start": (
+        {"workload": {"kind": "fan-in", "sizes_bytes": [1, 2], "starts_s": [0, math.nan]}},
+        "workload.starts_s[1]",
+        "nan is not allowed; expected a number in [0, 1000000]",
+    ),
+    "zero threshold": (
+        {"scheme": {"name": "prio-queues", "thresholds_bytes": [1000, 0]}},
+        "scheme.thresholds_bytes[1]",
+        "0 is not allowed; expected an integer > 0",
+    ),
+    "nested edge": (
+        {"output": {"loss_priority_edges_bytes": [1, [2]]}},
+        "output.loss_priority_edges_bytes[1]",
+        "[2] is not allowed; expected an integer > 0",
+    ),
+    "thresholds neither list nor method": (
+        {"scheme": {"name": "prio-queues", "thresholds_bytes": "best"}},
+        "scheme.thresholds_bytes",
+        "'best' is not allowed; expected a list of integers > 0, or one of 'optimal', 'equal-split'",
+    ),
+}
+
+
+@pytest.mark.parametrize("data, field, shown", LIST_ITEMS.values(), ids=LIST_ITEMS.keys())
+def test_list_items_are_named_field_i_in_our_words(data, field, shown):
+    # Were `workload.ranks.0: ... expected a valid value (Input should be greater than or equal to 0)`.
+    check(in_our_words(error_of(data)), field, shown)
+
+
+def test_loss_edges_must_increase_strictly():
+    # Said "expected a list".
+    message = error_of({"output": {"loss_priority_edges_bytes": [5, 3]}})
+    check(message, "output.loss_priority_edges_bytes", "[5, 3] is not allowed")
+    assert message.endswith("expected sizes in strictly increasing order (5 then 3)")
+    check(
+        error_of({"output": {"loss_priority_edges_bytes": [5, 5]}}),
+        "output.loss_priority_edges_bytes",
+        "5 then 5",
+    )
+
+
+def test_a_kind_nested_too_deeply_to_show():
+    # The discriminator wrote repr() of the value: RecursionError.
+    value: object = "star"
+    for _ in range(5000):
+        value = {"kind": value}
+    message = in_our_words(error_of({"topology": value}))
+    check(message, "topology.kind", "nested too deeply to show")
+
+
+def test_keys_that_are_not_strings():
+    # A non-string key in a scheme raised TypeError; elsewhere pydantic's "Keys should be strings".
+    check(in_our_words(error_of({5: 1})), "scenario", "5 is not allowed; expected a field name")
+    check(error_of({"topology": {"kind": "star", 3: 4}}), "topology", "3 is not allowed")
+    check(error_of({"scheme": {"name": "tcp", 3: 4}}), "scheme.3", "4 is not allowed")
+
+
+def test_booleans_are_true_or_false_only():
+    # "yes" was read as true.
+    for value in ("yes", "true", 1):
+        check(
+            error_of({"output": {"log_arrivals": value}}),
+            "output.log_arrivals",
+            f"{value!r} is not allowed; expected true or false",
+        )
+
+
+@pytest.mark.parametrize(
+    "workload, field",
+    [({"arrival_rate_per_s": 1e-9, "flows": 5}, "arrival_rate_per_s"), ({"load": 1e-300}, "load")],
+    ids=["tiny rate", "tiny load"],
+)
+def test_arrivals_past_the_end_of_time_are_refused(workload, field):
+    # The core's clock (u64 picoseconds) ran out: a Rust panic (PanicException) out of pfabric.run.
+    message = error_of({"topology": {"kind": "star", "hosts": 4}, "workload": workload})
+    check(message, f"workload.{field}", "is not allowed; expected a")
+    assert "flows arrive within 1e+06 s" in message
+
+
+def test_cdf_sizes_are_bounded_as_in_the_core(tmp_path):
+    path = write(tmp_path, "sizes.csv", "size_bytes,cdf\n0,0\n5e155,1\n")
+    check(error_of({"workload": {"cdf": path}}), "workload.cdf", "row 2: size_bytes=5e+155 is not allowed")
+
+
+def test_as_scenario_refuses_what_is_no_scenario():
+    from pfabric.api import as_scenario
+
+    for value in (5, None, [1], b"x.toml"):
+        with pytest.raises(ScenarioError, match=r"^scenario: .* is not allowed; expected a Scenario, a dict"):
+            as_scenario(value)
+
+
+def test_a_scenario_path_with_a_nul_byte(tmp_path):
+    with pytest.raises(ScenarioError, match=r"is not a valid path of a scenario file$"):
+        Scenario.from_toml("a\0b.toml")
+    with pytest.raises(ScenarioError, match="no such scenario file"):  # was caught as "not a valid path"
+        Scenario.from_toml(tmp_path / "none.toml")
+
+
+@pytest.mark.parametrize(
+    "text", ["x = " + "[" * 5000 + "]" * 5000, "x = " + "{a = " * 5000 + "1" + "}" * 5000]
+)
+def test_toml_nested_too_deeply(tmp_path, text):
+    # tomllib recursed into a RecursionError.
+    path = write(tmp_path, "deep.toml", text + "\n")
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        Scenario.from_toml(path)
+
+
+def test_long_values_and_control_characters_keep_the_line_readable():
+    message = error_of({"workload": {"cdf": "a" * 100_000}})
+    assert len(message) < 2000 and "..." in message
+    message = error_of({"workload": {"kind": "trace", "path": "a\0b\x1bc"}})
+    assert "\0" not in message and "\x1b" not in message and r"\x00" in message
+
+
+def test_a_scheme_without_parameters_says_so():
+    message = error_of({"scheme": {"name": "ideal", "rto_us": 4}})
+    assert message.endswith("scheme 'ideal' has no parameter 'rto_us'; it takes none")

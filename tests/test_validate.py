@@ -19,7 +19,9 @@ def test_every_theory_check_passes():
 def test_only_a_failed_row_fails_and_the_markdown_names_each_verdict():
     rows = [
         validate.Row("papers", "fig", Check("holds", "1", "1", True)),
-        validate.Row("papers", "fig", Check("explained", "2", "1", False, explained="a sweep shows 2 at 0.9")),
+        validate.Row(
+            "papers", "fig", Check("explained", "2", "1", False, explained="a sweep shows 2 at 0.9")
+        ),
         validate.Row("papers", "fig", Check("fails", "3", "1", False)),
     ]
     assert [r.check.name for r in validate.failed(rows)] == ["fails"]

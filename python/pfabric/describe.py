@@ -16,10 +16,23 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-__all__ = ["FieldDoc", "allowed_text", "field_docs", "fields_text", "section_models", "type_text"]
+__all__ = [
+    "FieldDoc",
+    "allowed_text",
+    "field_docs",
+    "fields_text",
+    "item_allowed_text",
+    "section_models",
+    "type_text",
+]
 
-_NOUNS = {int: ("integer", "an integer"), float: ("number", "a number"), str: ("string", "a string")}
-_NOUNS[bool] = ("boolean", "true or false")
+# type -> (in the reference, in a message, in a message about the items of a list)
+_NOUNS = {
+    int: ("integer", "an integer", "integers"),
+    float: ("number", "a number", "numbers"),
+    str: ("string", "a string", "strings"),
+    bool: ("boolean", "true or false", "booleans"),
+}
 
 
 @dataclass
@@ -31,6 +44,7 @@ class _Shape:
     models: dict[str, type[BaseModel]] = field(default_factory=dict)
     nullable: bool = False
     bounds: dict[str, float] = field(default_factory=dict)
+    items: _Shape | None = None  # what each item holds, when the field is a list
 
 
 def _shape(annotation: Any, metadata: list[Any], shape: _Shape | None = None) -> _Shape:
@@ -59,6 +73,10 @@ def _shape(annotation: Any, metadata: list[Any], shape: _Shape | None = None) ->
                 _shape(arg, [], shape)
     elif origin is Literal:
         shape.choices.extend(get_args(annotation))
+    elif origin is list:
+        shape.bases.append(list)
+        (item,) = get_args(annotation) or (Any,)
+        shape.items = _shape(item, [])
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
         shape.models.setdefault("", annotation)
     elif annotation is not type(None):
@@ -88,19 +106,28 @@ def _bounds_text(bounds: dict[str, float]) -> str:
     return ""
 
 
-def _phrase(shape: _Shape, article: bool) -> str:
+def _noun(base: Any, form: int) -> str:
+    name = getattr(base, "__name__", str(base))
+    return _NOUNS.get(base, (name, f"a {name}", f"{name}s"))[form]
+
+
+def _phrase(shape: _Shape, article: bool, plural: bool = False) -> str:
+    """The shape in words: `an integer > 0` (article), `integer > 0` (reference), `integers > 0` (plural,
+    for the items of a list)."""
+    parts = []
+    if shape.models:
+        parts.append("tables" if plural else "a table" if article else "table")
+    scalars = [base for base in shape.bases if base is not list]
+    if scalars:
+        form = 2 if plural else 1 if article else 0
+        parts.append(" or ".join(_noun(base, form) for base in scalars) + _bounds_text(shape.bounds))
+    if list in shape.bases:
+        items = f" of {_phrase(shape.items, article, plural=True)}" if shape.items else ""
+        parts.append(("lists" if plural else "a list" if article else "list") + items)
     if shape.choices:
-        text = ("one of " if article else "") + (", " if article else " | ").join(
-            repr(c) for c in shape.choices
-        )
-    elif shape.models:
-        text = "a table" if article else "table"
-    else:
-        nouns = [
-            _NOUNS.get(base, (base.__name__, f"a {base.__name__}"))[1 if article else 0]
-            for base in shape.bases
-        ]
-        text = " or ".join(nouns) + _bounds_text(shape.bounds)
+        choices = (", " if article else " | ").join(repr(c) for c in shape.choices)
+        parts.append(("one of " if article else "") + choices)
+    text = (", or " if article else " | ").join(parts)
     if shape.nullable:
         text += ", or leave it unset" if article else " (optional)"
     return text
@@ -120,6 +147,15 @@ def allowed_text(model: type[BaseModel], name: str) -> str:
     if name not in model.model_fields:
         return "expected " + ", ".join(model.model_fields)
     return _hook(model, name) or "expected " + _phrase(field_shape(model.model_fields[name]), article=True)
+
+
+def item_allowed_text(model: type[BaseModel], name: str) -> str | None:
+    """What each item of list field `name` accepts (`expected an integer > 0`); None if it is no list."""
+    info = model.model_fields.get(name)
+    items = field_shape(info).items if info is not None else None
+    if items is None:
+        return None
+    return "expected " + _phrase(items, article=True)
 
 
 def type_text(model: type[BaseModel], name: str) -> str:
@@ -170,9 +206,25 @@ def field_docs(root: type[BaseModel]) -> list[FieldDoc]:
             section = f"[{name}]" + (
                 f' kind = "{tag}"' + ("  (the default)" if number == 0 else "") if tag else ""
             )
-            for sub in model.model_fields:
-                if not (tag and sub == "kind"):  # the section header says it
-                    docs.append(_doc(model, sub, f"{name}.{sub}", section))
+            docs.extend(_section_docs(model, name, section, tag))
+    return docs
+
+
+def _section_docs(model: type[BaseModel], prefix: str, section: str, tag: str) -> list[FieldDoc]:
+    """The fields of one section, then those of the sections inside it (`[workload.deadlines]`), each
+    under its own header."""
+    docs: list[FieldDoc] = []
+    nested: list[tuple[str, type[BaseModel]]] = []
+    for sub, info in model.model_fields.items():
+        if tag and sub == "kind":  # the section header says it
+            continue
+        docs.append(_doc(model, sub, f"{prefix}.{sub}", section))
+        inner = section_models(info)
+        if list(inner) == [""]:
+            nested.append((sub, inner[""]))
+    for sub, inner_model in nested:
+        header = f"[{prefix}.{sub}]" + (f'  (with kind = "{tag}")' if tag else "")
+        docs.extend(_section_docs(inner_model, f"{prefix}.{sub}", header, ""))
     return docs
 
 

@@ -45,7 +45,7 @@ class ScenarioError(ValueError):
         column: str | None = None,
         plain: str | None = None,
     ) -> None:
-        self.field = field
+        self.field = str(field)  # a dict key given through the API may be any hashable
         self.value = value
         self.allowed = allowed
         self.row = row
@@ -82,7 +82,7 @@ class ScenarioError(ValueError):
             shown = f"{self.column} is missing" if self.column else "a value is required"
             parts.append(f"{shown}; {self.allowed}")
         else:
-            shown = f"{self.column}={self.value!r}" if self.column else repr(self.value)
+            shown = f"{self.column}={_shown(self.value)}" if self.column else _shown(self.value)
             parts.append(f"{shown} is not allowed; {self.allowed}")
         return _one_line(": ".join(parts))
 
@@ -96,9 +96,29 @@ def _rebuild(field: str, value: Any, allowed: str, kwargs: dict) -> ScenarioErro
     return ScenarioError(field, value, allowed, **kwargs)
 
 
+# Longest a value is shown in a message: a value of megabytes (or nested thousands deep) would drown the line.
+_MAX_SHOWN = 200
+
+
+def _shown(value: Any) -> str:
+    """A value as the message shows it: its repr, cut in the middle when long (the end of a path is the part
+    that tells), or a word for a value too deeply nested to write out."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<a {type(value).__name__} nested too deeply to show>"
+    if len(text) > _MAX_SHOWN:
+        text = f"{text[: _MAX_SHOWN - 60]}...{text[-57:]}"
+    return text
+
+
 def _one_line(text: str) -> str:
-    """Collapse line breaks so that the message stays one line whatever a value or a library wrote."""
-    return " ".join(text.split())
+    """Collapse line breaks so that the message stays one line whatever a value or a library wrote, and
+    write control characters (a NUL in a path) as escapes, so the terminal shows what was there."""
+    text = " ".join(text.split())
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class SweepError(RuntimeError):

@@ -36,9 +36,11 @@ def collect(figures_dir: Path) -> list[tuple[Path, dict]]:
     found = []
     for path in Path(figures_dir).glob("*/checks.json"):
         try:
-            found.append((path.parent, json.loads(path.read_text(encoding="utf-8"))))
-        except (OSError, json.JSONDecodeError):
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # ValueError: not JSON, or not UTF-8
             continue  # a figure folder being written right now, or damaged: leave it out
+        if isinstance(doc, dict):  # anything else is no checks.json that `reproduce` wrote
+            found.append((path.parent, doc))
     return sorted(found, key=lambda item: (order.get(item[0].name, len(order)), item[0].name))
 
 
@@ -105,15 +107,22 @@ def render(figures: list[tuple[Path, dict]], page_dir: Path, embed: bool = False
 
 
 def write_html_report(figures_dir: str | Path, out: str | Path, embed: bool = False) -> int:
-    """Write the page to `out` (atomically); return how many figures it shows."""
+    """Write the page to `out` (atomically); return how many figures it shows.
+
+    An OSError writing the page names `out` (never the temporary file it goes through); one reading a plot
+    to embed names the plot.
+    """
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     figures = collect(Path(figures_dir))
     text = render(figures, out.parent, embed)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, out)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(out)) from None
     return len(figures)

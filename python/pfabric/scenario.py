@@ -19,6 +19,7 @@ import functools
 import hashlib
 import itertools
 import json
+import math
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -42,7 +43,7 @@ from pydantic import (
 from . import workloads
 from ._native import scheme_defaults, scheme_names
 from ._translate import translate
-from .errors import ScenarioError
+from .errors import MISSING, ScenarioError
 
 __all__ = [
     "Deadlines",
@@ -86,6 +87,8 @@ NonNegativeFloat = Annotated[float, _Number, Field(ge=0)]
 Seconds = Annotated[float, _Number, Field(gt=0, le=MAX_SECONDS)]
 Fraction = Annotated[float, _Number, Field(ge=0, lt=0.5)]
 Routing = Literal["spray", "ecmp", "adaptive"]
+# true or false only: pydantic's lax mode would read "yes", "off" or 1 as a boolean.
+StrictBool = Annotated[bool, Field(strict=True)]
 
 
 class _Section(BaseModel):
@@ -126,6 +129,21 @@ class _Section(BaseModel):
 def _base_dir(info: ValidationInfo) -> str | None:
     """Relative paths in a scenario file are relative to that file (`from_toml` passes its folder)."""
     return (info.context or {}).get("base_dir")
+
+
+def _user_file(value: str, info: ValidationInfo) -> tuple[Path, str | None]:
+    """The absolute path of a file a scenario names, and why it cannot be read (None if it is a file).
+
+    Any OSError of the file system (a name over 255 bytes, a loop of links) is a reason, never an escape.
+    """
+    path = Path(value)
+    try:
+        path = workloads.resolve_path(value, _base_dir(info))
+        if path.is_file():
+            return path, None
+        return path, f"{'no such file' if not path.exists() else 'not a file'}: {path}"
+    except OSError as exc:
+        return path, f"cannot read it: {exc.strerror or exc}"
 
 
 # Field definitions shared by the topologies (one wording for one meaning).
@@ -248,7 +266,8 @@ def _kind_or(default: str):
     def pick(value: Any) -> Any:
         if isinstance(value, dict):
             kind = value.get("kind", default)
-            return kind if isinstance(kind, str) else repr(kind)
+            # Not a string: a tag no model has (the message shows the value itself, see _translate).
+            return kind if isinstance(kind, str) else f"<{type(kind).__name__}>"
         return getattr(value, "kind", None)
 
     return pick
@@ -346,10 +365,9 @@ class Poisson(_Section):
     def _absolute_cdf_path(cls, value: str, info: ValidationInfo) -> str:
         if value in workloads.packaged_cdfs():
             return value
-        path = workloads.resolve_path(value, _base_dir(info))
-        if not path.is_file():
-            reason = "no such file" if not path.exists() else "not a file"
-            raise ScenarioError("", value, f"{cls.allowed_for('cdf')} ({reason}: {path})")
+        path, problem = _user_file(value, info)
+        if problem is not None:
+            raise ScenarioError("", value, f"{cls.allowed_for('cdf')} ({problem})")
         return str(path)
 
     @model_validator(mode="after")
@@ -371,6 +389,19 @@ class Poisson(_Section):
     def cdf_data(self) -> workloads.Cdf:
         """The checked distribution, loaded once at validation."""
         return self._cdf
+
+    def arrival_rate(self, hosts: int, host_rate_gbps: float) -> float:
+        """Flows per second over the whole fabric: `arrival_rate_per_s`, or the rate that offers `load`."""
+        if self.arrival_rate_per_s is not None:
+            return self.arrival_rate_per_s
+        return self.load * hosts * host_rate_gbps * 1e9 / (8 * mean_wire_bytes(self._cdf))
+
+    def offered_load(self, hosts: int, host_rate_gbps: float) -> float:
+        """The load: `load`, or what `arrival_rate_per_s` offers (the core's formula, config.rs: rate x mean
+        wire bytes x 8 / (hosts x host rate)); it may reach or pass 1."""
+        if self.load is not None:
+            return self.load
+        return self.arrival_rate_per_s * 8 * mean_wire_bytes(self._cdf) / (hosts * host_rate_gbps * 1e9)
 
     def to_core(self) -> dict:
         rate = (
@@ -409,10 +440,9 @@ class Trace(_Section):
     @field_validator("path")
     @classmethod
     def _absolute_path(cls, value: str, info: ValidationInfo) -> str:
-        path = workloads.resolve_path(value, _base_dir(info))
-        if not path.is_file():
-            reason = "no such file" if not path.exists() else "not a file"
-            raise ScenarioError("", value, f"expected the path of a CSV flow trace ({reason}: {path})")
+        path, problem = _user_file(value, info)
+        if problem is not None:
+            raise ScenarioError("", value, f"expected the path of a CSV flow trace ({problem})")
         return str(path)
 
     def read(self, hosts: int) -> workloads.Trace:
@@ -530,7 +560,9 @@ class Scheme(_Section):
         None, description="TCP/DCTCP: duplicate ACKs that trigger fast retransmit."
     )
     ecn_threshold_bytes: PositiveInt | None = Field(
-        None, description="DCTCP: switches mark ECN above this queue length."
+        None,
+        description="DCTCP: switches mark ECN above this queue length; pifo..afq: mark an arrival finding at "
+        "least this many bytes queued (unset: no marking).",
     )
     dctcp_g: Annotated[float, _Number] | None = Field(
         None, gt=0, le=1, description="DCTCP: gain of the moving average of the marked fraction."
@@ -590,10 +622,24 @@ class Scheme(_Section):
     bytes_per_round: PositiveInt | None = Field(
         None, description="afq: bytes each flow may send per round (default 1500)."
     )
-    host: Literal["tcp", "pfabric", "constant-rate"] | None = Field(
+    host: Literal["tcp", "dctcp", "pfabric", "constant-rate"] | None = Field(
         None,
-        description="pifo..afq: the hosts: TCP NewReno (default), pFabric's minimal rate control (as the AIFO "
-        "authors' pFabric-workload runs) or constant-rate (UDP-like) sources.",
+        description="pifo..afq: the hosts: TCP NewReno (default), DCTCP (as the AIFO authors' fair-queueing "
+        "runs, with ecn_threshold_bytes at the ports), pFabric's minimal rate control (as their "
+        "pFabric-workload runs) or constant-rate (UDP-like) sources.",
+    )
+    sender_jitter: Annotated[float, _Number] | None = Field(
+        None,
+        ge=0,
+        lt=1,
+        description="pifo..afq with constant-rate hosts: each gap between packets is the mean gap x (1 + u x "
+        "jitter), u uniform in [-1, 1), seeded (default 0: perfectly paced).",
+    )
+    handshake: StrictBool | None = Field(
+        None,
+        description="tcp, dctcp, prio-queues, pifo..afq: open each flow with a SYN and send data once its "
+        "answer is back, one round trip more (as the AIFO authors' sockets; default false, as the pFabric "
+        "paper's hosts).",
     )
     sender_rate_gbps: PositiveFloat | None = Field(
         None, description="pifo..afq with constant-rate hosts: their rate (unset: the host link rate)."
@@ -607,7 +653,7 @@ class Scheme(_Section):
     rtt_us: PositiveFloat | None = Field(
         None, description="pdq: the fabric's base RTT for Early Start (paper fabric: 14.6 us)."
     )
-    early_termination: bool | None = Field(
+    early_termination: StrictBool | None = Field(
         None, description="pdq: deadline flows that cannot make it quit (default true)."
     )
 
@@ -663,10 +709,8 @@ class Scheme(_Section):
         allowed = cls.override_keys(name)
         for key, value in data.items():
             if key != "name" and key not in allowed and value is not None:
-                params = ", ".join(allowed)
-                raise ScenarioError(
-                    key, value, f"scheme {name!r} has no parameter {key!r}; its parameters are: {params}"
-                )
+                params = f"its parameters are: {', '.join(allowed)}" if allowed else "it takes none"
+                raise ScenarioError(key, value, f"scheme {name!r} has no parameter {key!r}; {params}")
         return data
 
     @model_serializer(mode="wrap")
@@ -700,7 +744,7 @@ class Output(_Section):
         description="Track the throughput of the flows with ids below this (with a trace: the first this many "
         "flows to start, whose ids are their rows).",
     )
-    log_arrivals: bool = Field(
+    log_arrivals: StrictBool = Field(
         False,
         description="Log every data packet reaching a tracked flow's receiver: time, index, rank "
         "(arrivals.parquet; the AIFO paper's rank logs).",
@@ -709,8 +753,12 @@ class Output(_Section):
     @field_validator("loss_priority_edges_bytes")
     @classmethod
     def _increasing(cls, value: list[int] | None) -> list[int] | None:
-        if value is not None and any(b <= a for a, b in itertools.pairwise(value)):
-            raise ValueError("edges must increase")
+        if value is not None:
+            for a, b in itertools.pairwise(value):
+                if b <= a:
+                    raise ScenarioError(
+                        "", value, f"expected sizes in strictly increasing order ({a} then {b})"
+                    )
         return value
 
     def to_core(self) -> dict:
@@ -740,12 +788,50 @@ class Run(_Section):
     )
 
 
-def chosen_thresholds(workload: Poisson, queues: int, method: str) -> list[int]:
-    """Thresholds (bytes) for `queues` queues from the workload's CDF and load: the section 6 model's optimum
-    or the equal split of flows. Cached: a sweep asks for the same ones many times."""
+# The core's packet (net/packet.rs): payload bytes of a full packet, header bytes of every packet.
+MSS_BYTES, HEADER_BYTES = 1460, 40
+
+
+def mean_wire_bytes(cdf: workloads.Cdf) -> float:
+    """Mean bytes on the wire per flow, exactly as the core has it (workload/cdf.rs `mean_wire_bytes`): the
+    mean of max(1, ceil(size / MSS)) packets under the CDF's interpolation, times MSS + header."""
+    m = float(MSS_BYTES)
+
+    def integral(x: float) -> float:  # of max(1, ceil(y / m)) dy over [0, x]
+        n = math.floor(x / m)
+        return m * n * (n + 1) / 2 + (n + 1) * (x - n * m)
+
+    def packets_at(x: float) -> float:
+        return max(1.0, math.ceil(x / m))
+
+    sizes, cdf_values = cdf.size_bytes.tolist(), cdf.cdf.tolist()
+    mean, previous = 0.0, 0.0
+    for i, (size, value) in enumerate(zip(sizes, cdf_values, strict=True)):
+        mass = value - previous
+        if mass > 0:
+            if cdf.interpolation == "step" or i == 0 or size == sizes[i - 1]:
+                mean += mass * packets_at(size)
+            else:
+                a = sizes[i - 1]
+                mean += mass * (integral(size) - integral(a)) / (size - a)
+        previous = value
+    return mean * (MSS_BYTES + HEADER_BYTES)
+
+
+def chosen_thresholds(workload: Poisson, queues: int, method: str, load: float | None = None) -> list[int]:
+    """Thresholds (bytes) for `queues` queues from the workload's CDF and `load` (default: the workload's):
+    the section 6 model's optimum or the equal split of flows. Cached: a sweep asks for the same ones many
+    times. A distribution the model cannot take is a `ScenarioError` on `scheme.thresholds_bytes`."""
     cdf = workload.cdf_data
     key = (cdf.interpolation, tuple(cdf.size_bytes.tolist()), tuple(cdf.cdf.tolist()))
-    return list(_thresholds_cached(key, workload.load, queues, method))
+    try:
+        return list(_thresholds_cached(key, workload.load if load is None else load, queues, method))
+    except ValueError as exc:
+        raise ScenarioError(
+            "scheme.thresholds_bytes",
+            method,
+            f"expected a list of sizes: the model cannot choose thresholds for this workload ({exc})",
+        ) from None
 
 
 @functools.lru_cache(maxsize=256)
@@ -777,6 +863,10 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
         raise ScenarioError.plain(str(path), f"is a directory, expected a {what} TOML file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError.plain(str(path), f"invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise ScenarioError.plain(
+            str(path), f"invalid {what} file: arrays or tables nested too deeply"
+        ) from None
 
 
 class Scenario(_Section):
@@ -806,6 +896,49 @@ class Scenario(_Section):
             raise exc.at("workload") from None
         return self
 
+    @model_validator(mode="after")
+    def _arrivals_fit_in_time(self) -> Scenario:
+        """A Poisson workload's flows must arrive within the time a run can simulate: a tiny load or rate
+        would put them past it (where the core's clock, picoseconds in a u64, runs out)."""
+        workload = self.workload
+        if not isinstance(workload, Poisson) or workload.flows is None:
+            return self
+        rate = workload.arrival_rate(self.hosts, self.topology.host_rate_gbps)
+        if not workload.flows / MAX_SECONDS <= rate:  # NaN-safe
+            name, what = ("load", "a load") if workload.load is not None else ("arrival_rate_per_s", "a rate")
+            raise ScenarioError(
+                f"workload.{name}",
+                getattr(workload, name),
+                f"expected {what} at which the {workload.flows} flows arrive within {MAX_SECONDS:g} s (the "
+                f"longest a run simulates): it gives {rate:.3g} flows/s, at least "
+                f"{workload.flows / MAX_SECONDS:.3g} are needed",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _thresholds_can_be_chosen(self) -> Scenario:
+        """prio-queues without a list of thresholds chooses them from a Poisson workload's CDF and load."""
+        scheme = self.scheme
+        if scheme.name != "prio-queues" or isinstance(scheme.thresholds_bytes, list):
+            return self
+        shown = MISSING if scheme.thresholds_bytes is None else scheme.thresholds_bytes
+        if not isinstance(self.workload, Poisson):
+            raise ScenarioError(
+                "scheme.thresholds_bytes",
+                shown,
+                "expected a list of sizes: thresholds are chosen from a Poisson workload's CDF and load, "
+                f"and this workload is {self.workload.kind}",
+            )
+        load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps)
+        if (scheme.thresholds_bytes or "optimal") == "optimal" and not load < 1:
+            raise ScenarioError(
+                "scheme.thresholds_bytes",
+                shown,
+                f"expected a list of sizes, or 'equal-split': the optimal thresholds need a load below 1, "
+                f"and workload.arrival_rate_per_s offers {load:.3g}",
+            )
+        return self
+
     # construction
 
     @classmethod
@@ -819,12 +952,16 @@ class Scenario(_Section):
         path = Path(path)
         try:
             data = read_toml(path, "scenario")
+        except ScenarioError:
+            raise
         except UnicodeDecodeError:
             raise ScenarioError.plain(str(path), "is not UTF-8 text, expected a scenario TOML file") from None
         except OSError as exc:
             raise ScenarioError.plain(
                 str(path), f"cannot read the scenario file ({exc.strerror or exc})"
             ) from None
+        except ValueError:  # a NUL in the path
+            raise ScenarioError.plain(repr(str(path)), "is not a valid path of a scenario file") from None
         return cls.from_dict(data, base_dir=path.absolute().parent)
 
     def with_values(self, values: dict[str, Any]) -> Scenario:
@@ -861,13 +998,11 @@ class Scenario(_Section):
         chosen = scheme.get("thresholds_bytes", "optimal")
         queues = scheme.pop("queues", None) or 4
         if not isinstance(chosen, list):
-            if not isinstance(self.workload, Poisson):
-                raise ScenarioError(
-                    "scheme.thresholds_bytes",
-                    chosen,
-                    "expected a list of sizes: thresholds are chosen from a Poisson workload's CDF and load",
-                )
-            scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen)
+            # Validation (`_thresholds_can_be_chosen`) made sure of a Poisson workload and, for the
+            # optimum, a load below 1. With arrival_rate_per_s the load is the one that rate offers
+            # (computed, as the core does, rather than refused).
+            load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps)
+            scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen, load)
         return scheme
 
     def to_core_json(self) -> str:

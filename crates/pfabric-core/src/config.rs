@@ -590,6 +590,23 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
                 Some(r) => r * 8.0 * cdf.mean_wire_bytes() / (hosts as f64 * host_rate_bps as f64),
                 None => load,
             };
+            // Arrivals must fit the longest simulated time: a load so small (or so many flows) that they would
+            // arrive over more than MAX_SECONDS is refused (time is a u64 of picoseconds).
+            let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+            if let (Some(n), None) = (flows, duration) {
+                let span_s = n as f64 / per_s;
+                if span_s.is_nan() || span_s > MAX_SECONDS {
+                    let (field, value) = match rate {
+                        Some(r) => ("workload.arrival_rate_per_s", format!("{r:?}")),
+                        None => ("workload.load", format!("{load:?}")),
+                    };
+                    let allowed = format!(
+                        "flows arriving within {MAX_SECONDS:e} s ({n} flows would take {span_s:.3e} s): a larger \
+                         load or rate, or fewer flows"
+                    );
+                    return err(field, value, allowed);
+                }
+            }
             if let (None, Some(d)) = (flows, duration) {
                 // Flow ids are 32 bits: a duration that would start more flows than that is refused, not cut.
                 let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
@@ -1031,6 +1048,16 @@ mod tests {
             parse(r#"{"workload": {"kind": "trace", "start_s": [0], "src": [0], "dst": [999], "size_bytes": [10]}}"#)
                 .unwrap_err();
         assert!(e.starts_with("workload.dst[0]: 999"), "{e}");
+    }
+
+    /// A load so small that the flows would arrive over more than 1e6 s (it once overflowed the event queue's
+    /// time) is refused.
+    #[test]
+    fn flows_that_would_arrive_beyond_the_longest_time_are_refused() {
+        let e = parse(&format!(r#"{{"workload": {{"load": 1e-300, "flows": 10, {CDF}}}}}"#)).unwrap_err();
+        assert!(e.starts_with("workload.load: 1e-300 is not allowed; expected flows arriving within"), "{e}");
+        let e = parse(&format!(r#"{{"workload": {{"arrival_rate_per_s": 1e-9, "flows": 10, {CDF}}}}}"#)).unwrap_err();
+        assert!(e.starts_with("workload.arrival_rate_per_s: 1e-9"), "{e}");
     }
 
     /// A duration that would start more than 2^32 flows (flow ids are 32 bits) is refused, not cut short.

@@ -9,7 +9,7 @@ use pfabric_core::results::{
     arrival_columns, flow_columns, port_columns, priority_loss_columns, run_stats, throughput_columns, Column, Columns,
 };
 use pfabric_core::{ScenarioConfig, Simulation};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -42,6 +42,28 @@ fn columns_to_dict<'py>(py: Python<'py>, cols: Columns) -> PyResult<Bound<'py, P
     Ok(d)
 }
 
+thread_local! {
+    /// The last panic's message and place, kept by the hook `guarded` installs (instead of printing them).
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `f`, with a panic of the core (a bug: the scenario passed validation) turned into one RuntimeError naming
+/// it and where, instead of a PanicException and a backtrace on stderr that escape every handler.
+fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string().replace('\n', ": ")));
+        }))
+    });
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+        let what = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| "a panic".into());
+        PyRuntimeError::new_err(format!(
+            "internal error in the simulation core ({what}): a bug, please report the scenario"
+        ))
+    })
+}
+
 /// Run the scenario given as JSON. `progress`, if given, is called with a dict between chunks of events.
 /// Returns {"flows": {column: (dtype, bytes)}, "ports": {...}, "priority_loss": {...}, "throughput": {...},
 /// "stats": {...}}.
@@ -50,9 +72,9 @@ fn columns_to_dict<'py>(py: Python<'py>, cols: Columns) -> PyResult<Bound<'py, P
 fn run<'py>(py: Python<'py>, scenario_json: &str, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let cfg = ScenarioConfig::from_json(scenario_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let started = Instant::now();
-    let mut sim = py.detach(|| Simulation::new(cfg));
+    let mut sim = py.detach(|| guarded(|| Simulation::new(cfg)))?;
     loop {
-        let done = py.detach(|| sim.step(CHUNK_EVENTS));
+        let done = py.detach(|| guarded(|| sim.step(CHUNK_EVENTS)))?;
         py.check_signals()?;
         if let Some(cb) = &progress {
             let p = sim.progress();

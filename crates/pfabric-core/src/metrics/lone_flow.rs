@@ -44,8 +44,8 @@ pub struct LoneFlowIdeal {
     touched: Vec<u32>,
     /// Packets on a wire: (arrival time, sequence, packet index, port crossed).
     in_flight: BinaryHeap<Reverse<(Time, u64, u64, u32)>>,
-    /// When (and what size) each packet reaches the destination's switch.
-    landings: Vec<(Time, u64)>,
+    /// When each full packet reaches the destination's switch.
+    landings: Vec<Time>,
     memo: HashMap<(u32, u32, u64), Time>,
 }
 
@@ -72,7 +72,10 @@ impl LoneFlowIdeal {
         }
         let path = hops(topo, &topo.path_ports(src, dst));
         let n = packets_for(size_bytes);
-        let short_last = n > 1 && !size_bytes.is_multiple_of(MSS_BYTES as u64) && topo.has_equal_cost_choices();
+        if n == 1 || !topo.has_equal_cost_choices() {
+            return ideal_fct_ps(size_bytes, &path); // one packet, or one path between any two hosts
+        }
+        let short_last = !size_bytes.is_multiple_of(MSS_BYTES as u64);
         let no_queue_where_paths_part = paths_part_where_nothing_queues(&path);
         if !short_last && no_queue_where_paths_part {
             return ideal_fct_ps(size_bytes, &path);
@@ -85,17 +88,23 @@ impl LoneFlowIdeal {
         let full_packets = if short_last { n - 1 } else { n };
         let last_wire = wire_bytes((size_bytes - (n - 1) * MSS_BYTES as u64) as u32) as u64;
         self.landings.clear();
-        if no_queue_where_paths_part {
-            // Full packets leave the NIC back to back and never queue before the last switch.
+        let stream = if no_queue_where_paths_part {
+            // Full packets leave the NIC back to back and never queue before the last switch: they land one
+            // NIC serialization apart.
             let before_last = &path[..path.len() - 1];
             let transit: Time = before_last.iter().map(|h| h.delay_ps).sum::<Time>()
                 + before_last[1..].iter().map(|h| serialization_ps(full, h.rate_bps)).sum::<Time>();
             let s0 = serialization_ps(full, path[0].rate_bps);
-            self.landings.extend((1..=full_packets).map(|i| (i * s0 + transit, full)));
+            self.landings.push(s0 + transit);
+            Landings { first: &self.landings, period: 1, advance: s0, total: full_packets }
         } else {
-            let wire = |i: u64| if i + 1 == n { last_wire } else { full };
-            self.simulate(topo, src, dst, full_packets, wire);
-        }
+            let simulated = full_packets.min(SIMULATED_PACKETS);
+            self.simulate(topo, src, dst, simulated);
+            self.landings.sort_unstable();
+            let (period, advance) = if simulated < full_packets { steady_state(&self.landings) } else { (1, 0) };
+            Landings { first: &self.landings, period, advance, total: full_packets }
+        };
+        let last = path[path.len() - 1];
         let t = if short_last {
             // The short last packet alone on its path: no run lands it sooner after it leaves the NIC, nor the
             // full ones sooner than here, and the last link's work-conserving server never finishes earlier
@@ -109,14 +118,12 @@ impl LoneFlowIdeal {
                     .iter()
                     .map(|h| serialization_ps(last_wire, h.rate_bps) + h.delay_ps)
                     .sum::<Time>();
-            let last = path[path.len() - 1];
             let full_nic = serialization_ps(full, path[0].rate_bps);
-            let mut first = self.landings.iter().map(|&(at, w)| (at + nic, w)).collect::<Vec<_>>();
-            first.push((solo, last_wire));
-            self.landings.push((full_packets * full_nic + solo, last_wire));
-            last_link_finish(&mut self.landings, last).min(last_link_finish(&mut first, last))
+            let after = stream.last_link_finish(0, Some((full_packets * full_nic + solo, last_wire)), last);
+            let before = stream.last_link_finish(nic, Some((solo, last_wire)), last);
+            after.min(before)
         } else {
-            last_link_finish(&mut self.landings, path[path.len() - 1])
+            stream.last_link_finish(0, None, last)
         };
         if self.memo.len() >= MEMO_LIMIT {
             self.memo.clear();
@@ -127,9 +134,10 @@ impl LoneFlowIdeal {
 
     /// The lone flow's first `packets`, packet by packet up to the destination's switch: the NIC sends back to
     /// back from time 0, every switch sends each packet to the equal-cost port that frees first (the first
-    /// such in the switch's order), every port serves in arrival order. Fills `landings` with when (and what
-    /// size) each reaches the last switch.
-    fn simulate(&mut self, topo: &Topology, src: u32, dst: u32, packets: u64, wire: impl Fn(u64) -> u64) {
+    /// such in the switch's order), every port serves in arrival order. Fills `landings` with when each (a
+    /// full packet) reaches the last switch.
+    fn simulate(&mut self, topo: &Topology, src: u32, dst: u32, packets: u64) {
+        let wire = |_: u64| wire_bytes(MSS_BYTES) as u64;
         if self.free_at.len() != topo.ports.len() {
             self.free_at = vec![0; topo.ports.len()];
         }
@@ -149,7 +157,7 @@ impl LoneFlowIdeal {
             }
             let node = topo.ports[from as usize].peer_node;
             if node == last_switch {
-                self.landings.push((now, wire(i)));
+                self.landings.push(now);
                 continue;
             }
             let choices = topo.next_hops(node, dst);
@@ -175,14 +183,66 @@ impl LoneFlowIdeal {
     }
 }
 
-/// When the last link, a single server taking packets in the order they land, has delivered them all.
-fn last_link_finish(landings: &mut [(Time, u64)], last: Hop) -> Time {
-    landings.sort_unstable();
-    let mut free = 0;
-    for &(at, wire) in landings.iter() {
-        free = free.max(at) + serialization_ps(wire, last.rate_bps);
+/// Full packets simulated at most; a longer flow's landings continue the steady state they reach.
+const SIMULATED_PACKETS: u64 = 1 << 16;
+
+/// Where the lone flow's full packets land at the last switch, in time order: the `first` ones as computed, the
+/// rest (up to `total`) repeating the last `period` of them `advance` later each time (the steady state that a
+/// flow's packets reach, a few packets in, in a network of FIFO links: a max-plus linear system's periodic
+/// regime).
+struct Landings<'a> {
+    first: &'a [Time],
+    period: usize,
+    advance: Time,
+    total: u64,
+}
+
+impl Landings<'_> {
+    /// When the last link, a single server taking packets in the order they land, has delivered them all:
+    /// every full packet landing `shift` later than computed, and `extra` (a landing time and wire size) too.
+    /// Packet by packet without storing them, so a terabyte flow costs time, not memory.
+    fn last_link_finish(&self, shift: Time, extra: Option<(Time, u64)>, last: Hop) -> Time {
+        let full = serialization_ps(wire_bytes(MSS_BYTES) as u64, last.rate_bps);
+        let mut extra = extra.map(|(at, wire)| (at, serialization_ps(wire, last.rate_bps)));
+        let mut free: Time = 0;
+        let known = self.first.len() as u64;
+        for i in 0..self.total {
+            let at = shift
+                + if i < known {
+                    self.first[i as usize]
+                } else {
+                    let back = (i - known) / self.period as u64 + 1;
+                    let base = known - self.period as u64 + (i - known) % self.period as u64;
+                    self.first[base as usize] + back * self.advance
+                };
+            if let Some((x, ser)) = extra {
+                if x <= at {
+                    free = free.max(x) + ser;
+                    extra = None;
+                }
+            }
+            free = free.max(at) + full;
+        }
+        if let Some((x, ser)) = extra {
+            free = free.max(x) + ser;
+        }
+        free + last.delay_ps
     }
-    free + last.delay_ps
+}
+
+/// The period (in packets) and the advance per period of sorted landings in their steady state: the shortest
+/// period over which the last four periods' landings all advanced by the same amount.
+fn steady_state(landings: &[Time]) -> (usize, Time) {
+    let n = landings.len();
+    for period in 1..=n / 5 {
+        let advance = landings[n - 1] - landings[n - 1 - period];
+        if (0..4 * period).all(|k| landings[n - 1 - k] - landings[n - 1 - k - period] == advance) {
+            return (period, advance);
+        }
+    }
+    // No periodic regime within the simulated packets (not met on the fabrics built here): the last packet's
+    // spacing, which a link never beats once the flow is in its stride.
+    (1, landings[n - 1] - landings[n - 2])
 }
 
 fn hops(topo: &Topology, path: &[u32]) -> Vec<Hop> {

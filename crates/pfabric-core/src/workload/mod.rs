@@ -91,6 +91,11 @@ impl PoissonArrivals {
             return None;
         }
         self.clock_ps += self.gaps.exponential(self.mean_gap_ps);
+        if self.clock_ps > 2.0 * crate::config::MAX_SECONDS * PS_PER_S as f64 {
+            // Past any time a scenario may name (validation keeps the expected span within MAX_SECONDS).
+            self.remaining = Some(0);
+            return None;
+        }
         let start = self.clock_ps.round() as Time;
         if let Some(end) = self.end {
             if start >= end {
