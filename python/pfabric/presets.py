@@ -9,7 +9,7 @@ reduced version (fewer points, smaller transfers) that keeps the same shape.
 - `loss-stress` (Figure 5b): N long flows into one port, pFabric with and without probe mode; the loss rate
   of data packets (paper: without probe mode ~4.8% at 5 flows rising to ~38.5% at 50; with it < 5.5% at 50).
 - `incast` (Figure 6): a 100 MB request striped across N senders; the request completion time, the last
-  flow's finish (paper: pFabric 81.1 ms at 50 senders).
+  flow's finish (paper: pFabric 81.1 ms at 50 senders, slightly above DCTCP's near-ideal 80 ms).
 
 The paper counts 100 MB at 10 Gbps as 80 ms, payload only; here every packet carries 40 header bytes for 1460
 of payload, so the best possible time is 2.7% longer (82.2 ms). Checks are against our best possible time;
@@ -67,7 +67,7 @@ class Check:
 
     @property
     def verdict(self) -> str:
-        """"passed", "diverges: explained" or "failed"."""
+        """ "passed", "diverges: explained" or "failed"."""
         if self.passed:
             return "passed"
         return "diverges: explained" if self.explained else "failed"
@@ -276,6 +276,9 @@ def _loss_report(done: list[tuple[LabelledRun, RunResult]]) -> Report:
 INCAST_SENDERS = (5, 10, 20, 30, 40, 50)
 INCAST_SENDERS_QUICK = (5, 20, 50)
 INCAST_SCHEMES = ("pfabric", "dctcp", "tcp")
+# Section 5.2: pFabric's 81.1 ms is 1.4% over the best 80 ms and "slightly higher than DCTCP's near-ideal 80 ms",
+# so DCTCP is within 1.4% of the best.
+INCAST_PFABRIC_OVER_BEST_PCT = 1.4
 
 
 def _incast_runs(quick: bool) -> list[LabelledRun]:
@@ -322,6 +325,18 @@ def _incast_report(done: list[tuple[LabelledRun, RunResult]]) -> Report:
             widest["over_best_pct"] < 5.0,
         )
     ]
+    dctcp = [r for r in rows if r["scheme"] == "dctcp" and r["senders"] == widest["senders"]]
+    if dctcp:  # paper scale only: quick runs pFabric alone
+        (d,) = dctcp
+        checks.append(
+            Check(
+                f"DCTCP's request completes near-ideal at {d['senders']} senders, below pFabric's "
+                f"(within pFabric's published {INCAST_PFABRIC_OVER_BEST_PCT}% of the best)",
+                f"{d['rct_ms']:.2f} ms (+{d['over_best_pct']:.1f}%; pFabric +{widest['over_best_pct']:.1f}%)",
+                "DCTCP near-ideal 80 ms, pFabric's 81.1 ms slightly higher (Fig. 6, section 5.2)",
+                d["over_best_pct"] <= INCAST_PFABRIC_OVER_BEST_PCT and d["rct_ms"] < widest["rct_ms"],
+            )
+        )
     return Report("Incast: one request striped across N senders (Figure 6)", rows, checks)
 
 

@@ -149,7 +149,8 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
         vec![
             ("queue_bytes", Value::from(queue)),
             ("init_cwnd_pkts", Value::from(12)),
-            ("max_cwnd_pkts", Value::from(10_000)),
+            // The buffer less one packet (149 for 225 KB); follows queue_bytes when that is set.
+            ("max_cwnd_pkts", Value::from((queue / 1500).saturating_sub(1).max(1))),
             ("min_rto_us", Value::from(200.0)),
             ("init_rto_us", Value::from(200.0)),
             ("max_rto_us", Value::from(1_000_000.0)),
@@ -767,7 +768,12 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
     let int = |key: &str, lo: u64, hi: u64| s.int_in(key, d(key) as u64, lo, hi);
     let queue_bytes = if RANKED_SCHEMES.contains(&name) { 0 } else { int("queue_bytes", 1500, 1 << 40)? };
     let init_cwnd = int("init_cwnd_pkts", 1, 1 << 20)? as u32;
-    let max_cwnd = int("max_cwnd_pkts", 1, 1 << 24)? as u32;
+    let max_cwnd = match (s.get("max_cwnd_pkts"), name) {
+        // TCP's window at most the buffer less one packet, as the pFabric authors' ns-2 scripts set it
+        // (`maxcwnd_ = queueSize - 1`): larger, a lone flow overruns its own NIC's buffer and times out.
+        (None, "tcp" | "dctcp" | "prio-queues") => (queue_bytes / 1500).saturating_sub(1).max(1) as u32,
+        _ => int("max_cwnd_pkts", 1, 1 << 24)? as u32,
+    };
     let mut t = TransportParams {
         protocol: Protocol::Tcp,
         init_cwnd_pkts: init_cwnd,

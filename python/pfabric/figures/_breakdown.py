@@ -3,7 +3,12 @@
 Why shared: the two figures differ only in the workload, and both reuse Figure 7's runs through the store
 (no new simulation when Figure 7 ran first). Panels as in the paper: (0,100KB] average and 99th percentile,
 (100KB,10MB] average, (10MB,inf) average. The paper's claim checked: pFabric gives small flows the lowest
-average and tail FCT at every load (PDQ too, when the core has it). `figure(number, workload)` makes either.
+average and tail FCT at every load (PDQ too, when the core has it); PDQ's normalized FCT is at least two
+for very small flows (section 5.3: the one extra RTT of flow initiation; "very small" read as a flow whose
+ideal FCT is within the paper's 14.6 us RTT, which that RTT at least doubles); for web search, pFabric is
+no better than TCP/DCTCP for the (10MB,inf) flows at high load (Fig. 8(d) as the CS244 report, seed 002, reads
+it), checked on the longest of the run-length sweep's runs (`common.run_length_points`: at 80% load the
+large-flow backlog builds with the run's length). `figure(number, workload)` makes either.
 """
 
 from __future__ import annotations
@@ -11,21 +16,29 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+import numpy as np
+
 from ..presets import Check
 from .common import (
     LARGE,
     LOAD,
     MEDIUM,
     NFCT,
+    RTT_US,
+    RUN_LENGTH_LOAD,
     SMALL,
     Done,
     always_below,
     bin_stat,
+    by_run_length,
     fct_points,
     fct_table,
+    flows_stat,
     line_panels,
+    run_length_points,
     scheme_lines,
     select,
+    series,
 )
 from .figure import Figure
 from .pfabric_fig7 import SCHEMES
@@ -38,8 +51,46 @@ PANELS = (
 )
 
 
+# The (10MB,inf) web-search claim, compared in runs of every length (`common.run_length_points`).
+LARGE_SCHEMES = ("TCP", "DCTCP", "pFabric")
+RUN_LENGTH_NOTE = (
+    "Web search also runs TCP, DCTCP and pFabric at load 0.8 with 5,000 and 20,000 flows (paper scale: 40,000 "
+    "and 100,000) for the (10MB,inf) check; they are not in the panels."
+)
+
+
 def points(workload: str, quick: bool):
-    return fct_points(quick, SCHEMES, workloads=[workload])
+    out = fct_points(quick, SCHEMES, workloads=[workload])
+    if workload == "web search":
+        out += run_length_points(quick, LARGE_SCHEMES)
+    return out
+
+
+def large_mean(result) -> float:
+    return bin_stat(result, LARGE)
+
+
+def large_web_search(done: Done) -> Check | None:
+    """The CS244 report's reading of the paper's Fig. 8(d): pFabric cuts FCT "except for very large web search
+    flows", where it is no better than TCP-DropTail (their words: "the same result as the paper's").
+
+    Checked on the longest web-search run at load 0.8: the better of TCP and DCTCP at or below pFabric.
+    """
+    by = {s: by_run_length(done, large_mean, s) for s in LARGE_SCHEMES}
+    lengths = sorted(set.intersection(*(set(v) for v in by.values())))
+    if not lengths:
+        return None
+    ratio = {n: by["pFabric"][n] / min(by["TCP"][n], by["DCTCP"][n]) for n in lengths}
+    n = lengths[-1]
+    return Check(
+        f"web search (10MB,inf) at load {RUN_LENGTH_LOAD}: pFabric no better than TCP or DCTCP "
+        f"(longest run, {n:,} flows)",
+        f"pFabric {by['pFabric'][n]:.2f}, TCP {by['TCP'][n]:.2f}, DCTCP {by['DCTCP'][n]:.2f}; pFabric over the "
+        "better of the two by run length: " + ", ".join(f"{ratio[k]:.3f} ({k:,})" for k in lengths),
+        "pFabric cuts FCT except for very large web search flows (Fig. 8(d), as the CS244 report reads it, "
+        "seed 002)",
+        ratio[n] >= 1,
+    )
 
 
 def plot(workload: str, number: int, done: Done, out_dir: Path) -> list[Path]:
@@ -60,6 +111,31 @@ def plot(workload: str, number: int, done: Done, out_dir: Path) -> list[Path]:
     )
 
 
+def very_small(flows) -> np.ndarray:
+    """Flows one extra RTT at least doubles: ideal FCT within the paper's baseline RTT (14.6 us)."""
+    return flows.column("ideal_fct_s").to_numpy() <= RTT_US * 1e-6
+
+
+def very_small_mean(result) -> float:
+    return flows_stat(result, very_small)
+
+
+def pdq_very_small(workload: str, done: Done) -> Check | None:
+    """Section 5.3: PDQ's normalized FCT is at least two for very small flows (one extra RTT to start a flow)."""
+    xs, means = series(done, "load", very_small_mean, workload=workload, scheme="PDQ")
+    if not xs:
+        return None
+    counts = [int(np.sum(very_small(r.flows))) for _, r in select(done, workload=workload, scheme="PDQ")]
+    return Check(
+        f"{workload}: PDQ's mean normalized FCT of very small flows (ideal FCT within one RTT, 14.6 us) is at "
+        "least 2 at every load",
+        ", ".join(f"{x}: {m:.2f}" for x, m in zip(xs, means, strict=True))
+        + f" ({min(counts)}-{max(counts)} flows per run)",
+        "at least two for very small flows, one extra RTT of flow initiation (section 5.3)",
+        all(m >= 2 for m in means),
+    )
+
+
 def checks(workload: str, done: Done) -> list[Check]:
     out = []
     others = [s for s in ("TCP", "DCTCP", "PDQ") if select(done, workload=workload, scheme=s)]
@@ -74,6 +150,13 @@ def checks(workload: str, done: Done) -> list[Check]:
                 workload=workload,
             )
         )
+    pdq = pdq_very_small(workload, done)
+    if pdq is not None:
+        out.append(pdq)
+    if workload == "web search":
+        large = large_web_search(done)
+        if large is not None:
+            out.append(large)
     return out
 
 
@@ -90,5 +173,8 @@ def figure(number: int, workload: str) -> Figure:
         plot=partial(plot, workload, number),
         checks=partial(checks, workload),
         table=fct_table,
-        notes=("Shares Figure 7's runs through the store; PDQ runs when the core has it.",),
+        notes=(
+            "Shares Figure 7's runs through the store; PDQ runs when the core has it.",
+            *((RUN_LENGTH_NOTE,) if workload == "web search" else ()),
+        ),
     )

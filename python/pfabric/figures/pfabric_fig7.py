@@ -1,7 +1,8 @@
 """pFabric Figure 7: overall average normalized FCT vs load, web search and data mining.
 
 Paper (section 5.3): pFabric is within ~0.7-17.8% of Ideal for web search and ~1.7-10.6% for data mining,
-well below TCP-DropTail and DCTCP, and ~19-39% (web search) and ~40-50% (data mining) below PDQ. Loads
+well below TCP-DropTail and DCTCP, and ~19-39% (web search) and ~40-50% (data mining) below PDQ; every curve
+rises with load; data mining is easier than web search, especially at high load. Loads
 0.1..0.8 (quick: 0.2, 0.5, 0.8 with fewer flows). PDQ runs when the core has it (otherwise it is left out,
 never imitated, and `--list` names it missing).
 
@@ -11,6 +12,7 @@ The runs are shared with Figures 8 and 9 (the same scenarios, so the same store 
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from ..presets import Check
@@ -37,7 +39,13 @@ PUBLISHED = {
     "pfabric_over_ideal": {"web search": (0.007, 0.178), "data mining": (0.017, 0.106)},
     "pfabric_below_pdq": {"web search": (0.19, 0.39), "data mining": (0.40, 0.50)},
 }
-PDQ_TOLERANCE = 0.10  # how far outside the paper's range (in fractions) still counts as agreeing
+# The text gives the PDQ gaps as "~19-39%" and "~40-50%": the range, plus 2 points either side for the "~"
+# (our allowance; the numbers are the paper's text, not read off a plot).
+PDQ_ALLOWANCE = 0.02
+# Section 5.3: "The data mining workload generally performs better, especially at high loads". Checked on the
+# schemes whose FCT comes from contention; PDQ is shown beside them (its one-RTT flow initiation doubles the
+# FCT of the 1-packet flows that are half of data mining's flows, so its data-mining mean is not lower).
+EASIER_SCHEMES = ("TCP", "DCTCP", "pFabric", "Ideal")
 
 
 def points(quick: bool):
@@ -76,13 +84,63 @@ def checks(done: Done) -> list[Check]:
             lo, hi = PUBLISHED["pfabric_below_pdq"][workload]
             out.append(
                 Check(
-                    f"{workload}: pFabric's mean normalized FCT below PDQ's by the paper's range (+-10 points)",
+                    f"{workload}: pFabric's mean normalized FCT below PDQ's by the paper's range "
+                    f"(+-{PDQ_ALLOWANCE * 100:.0f} points for its '~')",
                     f"{pct(min(below))} to {pct(max(below))}",
-                    f"{pct(lo)} to {pct(hi)}",
-                    min(below) >= lo - PDQ_TOLERANCE and max(below) <= hi + PDQ_TOLERANCE,
+                    f"~{pct(lo)} to {pct(hi)} (section 5.3)",
+                    min(below) >= lo - PDQ_ALLOWANCE and max(below) <= hi + PDQ_ALLOWANCE,
                 )
             )
+        out.append(rises_with_load(done, workload))
+    easier = data_mining_easier(done)
+    if easier is not None:
+        out.append(easier)
     return out
+
+
+def rises_with_load(done: Done, workload: str) -> Check:
+    """Every curve of Fig. 7 rises with load: TCP's and DCTCP's at every step, every scheme's over the range."""
+    found = {s: series(done, "load", mean_nfct, workload=workload, scheme=s) for s in SCHEMES}
+    lines = {s: ys for s, (xs, ys) in found.items() if xs}
+    stepwise = [s for s in ("TCP", "DCTCP") if s in lines]
+    ok = all(all(b >= a for a, b in itertools.pairwise(lines[s])) for s in stepwise) and all(
+        ys[-1] > ys[0] for ys in lines.values()
+    )
+    shown = "; ".join(
+        f"{s} " + (" -> ".join(f"{y:.2f}" for y in ys) if s in stepwise else f"{ys[0]:.3f} -> {ys[-1]:.3f}")
+        for s, ys in lines.items()
+    )
+    return Check(
+        f"{workload}: every scheme's mean normalized FCT rises with load (TCP and DCTCP at every step)",
+        shown,
+        "every curve rises with load (Fig. 7)",
+        bool(lines) and ok,
+    )
+
+
+def data_mining_easier(done: Done) -> Check | None:
+    """Section 5.3: data mining is easier than web search, especially at high load."""
+    ratio = {}
+    for scheme in SCHEMES:
+        xs_w, web = series(done, "load", mean_nfct, workload="web search", scheme=scheme)
+        xs_d, mining = series(done, "load", mean_nfct, workload="data mining", scheme=scheme)
+        if xs_w and xs_w == xs_d:
+            ratio[scheme] = (web[0] / mining[0], web[-1] / mining[-1], xs_w[0], xs_w[-1])
+    checked = [s for s in EASIER_SCHEMES if s in ratio]
+    if not checked:
+        return None
+    lo, hi = ratio[checked[0]][2:]
+    ok = all(ratio[s][1] > 1 and ratio[s][1] > ratio[s][0] for s in checked)
+    shown = ", ".join(f"{s} {ratio[s][0]:.2f} -> {ratio[s][1]:.2f}" for s in checked)
+    if "PDQ" in ratio:
+        shown += f" (PDQ, not checked: {ratio['PDQ'][0]:.2f} -> {ratio['PDQ'][1]:.2f})"
+    return Check(
+        f"data mining easier than web search, more so at high load: web search / data mining mean above 1 at "
+        f"load {hi} and above its value at {lo} ({', '.join(checked)})",
+        shown,
+        "data mining generally performs better, especially at high loads (section 5.3)",
+        ok,
+    )
 
 
 def plot(done: Done, out_dir: Path) -> list[Path]:
@@ -124,6 +182,10 @@ FIGURE = Figure(
     published=PUBLISHED,
     notes=(
         "PDQ runs when the core has it; `pfabric reproduce --list` names any scheme missing.",
+        (
+            "TCP's and DCTCP's windows stop at 149 packets, the 225 KB buffer less one packet, as the authors' "
+            "ns-2 scripts set them (maxcwnd_ = queueSize - 1; `figures.common.TCP_MAX_CWND_PKTS`)."
+        ),
         (
             "The band is where the paper's pFabric lies relative to Ideal (0.7-17.8% web search, 1.7-10.6% "
             "data mining), drawn over our Ideal."
