@@ -1,7 +1,7 @@
 """pFabric Figure 5(b): loss rate with N long flows into one port, with and without probe mode.
 
 Paper: without probe mode the loss rises from ~4.8% at 5 flows to ~38.5% at 50; with it, under 5.5% at 50.
-Runs and checks are the `loss-stress` preset (quick: 5, 25, 50 flows of 1 MB; paper scale: 5..50 of 10 MB).
+Runs and checks are the `loss-stress` preset (quick: 5, 25, 50 flows; paper scale: 5..50; 10 MB each).
 """
 
 from __future__ import annotations
