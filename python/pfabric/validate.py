@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from . import api, invariants
+from ._native import scheme_names
 from .analysis.queueing import srpt_response_s
 from .presets import Check
 
@@ -178,28 +179,15 @@ def load_check(folder: Path) -> Check:
     )
 
 
-INVARIANT_SCHEMES = (
-    "tcp",
-    "dctcp",
-    "pfabric",
-    "pdq",
-    "ideal",
-    "prio-queues",
-    "pifo",
-    "sp-pifo",
-    "aifo",
-    "afq",
-)
-
-
 def invariant_checks(flows: int) -> list[Check]:
     """Loaded runs of every scheme on an oversubscribed fat-tree and the paper's fabric: invariants hold, and
     the same seed replays byte for byte."""
     broken: list[str] = []
     replays = 0
     runs = 0
+    schemes = scheme_names()
     for scheme, topology in itertools.product(
-        INVARIANT_SCHEMES, ({}, {"kind": "fat-tree", "k": 4, "core_rate_gbps": 4.0})
+        schemes, ({}, {"kind": "fat-tree", "k": 4, "core_rate_gbps": 4.0})
     ):
         scenario = {
             "topology": topology,
@@ -212,7 +200,7 @@ def invariant_checks(flows: int) -> list[Check]:
         replays += api.run(scenario).flows.equals(first.flows)
     return [
         Check(
-            f"invariants over {runs} loaded runs ({len(INVARIANT_SCHEMES)} schemes x 2 fabrics): slowdown >= 1, "
+            f"invariants over {runs} loaded runs ({len(schemes)} schemes x 2 fabrics): slowdown >= 1, "
             "packets conserved, every flow finished or reported",
             "all hold" if not broken else "; ".join(broken[:3]),
             "all hold",
