@@ -60,9 +60,12 @@ pub struct Topology {
     /// Index among the edge switches (those hosts attach to) of each node; u32::MAX for others.
     edge_index: Vec<u32>,
     edges: u32,
-    /// Next-hop ports of switch s towards edge switch e: `route_ports[route_offsets[i]..route_offsets[i + 1]]`,
-    /// i = (s - hosts) * edges + edge_index[e].
-    route_offsets: Vec<u32>,
+    /// Next-hop ports of switch s towards edge switch e: `route_len[i]` ports from `route_ports[route_start[i]]`,
+    /// i = edge_index[e] * switches + (s - hosts). The lists are shared: `route_ports` opens with every port's
+    /// own id (a one-port list points there) and holds each switch's distinct multi-port lists once (on a
+    /// k = 64 fat-tree an edge switch has one, its 32 uplinks, for 2,047 remote edge switches).
+    route_start: Vec<u32>,
+    route_len: Vec<u16>,
     route_ports: Vec<u32>,
 }
 
@@ -138,7 +141,8 @@ impl TopologyBuilder {
             host_port: Vec::new(),
             edge_index: Vec::new(),
             edges: 0,
-            route_offsets: Vec::new(),
+            route_start: Vec::new(),
+            route_len: Vec::new(),
             route_ports: Vec::new(),
         };
         topo.compute_routes();
@@ -168,8 +172,9 @@ impl Topology {
         if node == edge {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
-        let i = ((node - self.hosts) * self.edges + self.edge_index[edge as usize]) as usize;
-        &self.route_ports[self.route_offsets[i] as usize..self.route_offsets[i + 1] as usize]
+        let i = self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize;
+        let start = self.route_start[i] as usize;
+        &self.route_ports[start..start + self.route_len[i] as usize]
     }
 
     /// Routes towards each switch that hosts attach to (an edge switch): a host is reached through its edge
@@ -194,12 +199,17 @@ impl Topology {
             }
         }
         self.edges = edges.len() as u32;
+        let switches = n - hosts;
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
         let mut next = Vec::new();
-        // per_edge[e][s - hosts]: next hops of switch s towards edge switch e.
-        let mut per_edge: Vec<Vec<Vec<u32>>> = Vec::with_capacity(edges.len());
-        for &e in &edges {
+        let mut list = Vec::new();
+        // Each switch's distinct multi-port lists so far, as (start, len) in `route_ports`.
+        let mut shared: Vec<Vec<(u32, u16)>> = vec![Vec::new(); switches];
+        self.route_ports = (0..self.ports.len() as u32).collect();
+        self.route_start = vec![0; edges.len() * switches];
+        self.route_len = vec![0; edges.len() * switches];
+        for (e_index, &e) in edges.iter().enumerate() {
             dist.iter_mut().for_each(|x| *x = u32::MAX);
             dist[e as usize] = 0;
             frontier.clear();
@@ -220,27 +230,36 @@ impl Topology {
                 }
                 std::mem::swap(&mut frontier, &mut next);
             }
-            let table = (self.hosts..self.nodes)
-                .map(|s| {
-                    let here = dist[s as usize];
-                    self.ports_of(s)
-                        .filter(|&p| {
-                            let v = self.ports[p as usize].peer_node;
-                            v >= self.hosts && here != u32::MAX && dist[v as usize].wrapping_add(1) == here
-                        })
-                        .collect()
-                })
-                .collect();
-            per_edge.push(table);
-        }
-        self.route_offsets = Vec::with_capacity((n - hosts) * edges.len() + 1);
-        for s in 0..(n - hosts) {
-            for table in per_edge.iter() {
-                self.route_offsets.push(self.route_ports.len() as u32);
-                self.route_ports.extend_from_slice(&table[s]);
+            for s in self.hosts..self.nodes {
+                let here = dist[s as usize];
+                list.clear();
+                list.extend(self.ports_of(s).filter(|&p| {
+                    let v = self.ports[p as usize].peer_node;
+                    v >= self.hosts && here != u32::MAX && dist[v as usize].wrapping_add(1) == here
+                }));
+                let len = u16::try_from(list.len()).expect("fewer than 65,536 next hops");
+                let start = match list.len() {
+                    0 => 0,
+                    1 => list[0],
+                    _ => {
+                        let known = &mut shared[(s - self.hosts) as usize];
+                        let ports = &self.route_ports;
+                        match known.iter().find(|&&(at, l)| ports[at as usize..][..l as usize] == list[..]) {
+                            Some(&(at, _)) => at,
+                            None => {
+                                let at = self.route_ports.len() as u32;
+                                self.route_ports.extend_from_slice(&list);
+                                known.push((at, len));
+                                at
+                            }
+                        }
+                    }
+                };
+                let i = e_index * switches + (s - self.hosts) as usize;
+                self.route_start[i] = start;
+                self.route_len[i] = len;
             }
         }
-        self.route_offsets.push(self.route_ports.len() as u32);
     }
 
     /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch.
@@ -265,7 +284,7 @@ impl Topology {
     /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
     /// take different paths).
     pub fn has_equal_cost_choices(&self) -> bool {
-        self.route_offsets.windows(2).any(|w| w[1] - w[0] > 1)
+        self.route_len.iter().any(|&len| len > 1)
     }
 
     /// The switch host `host` attaches to.
@@ -422,6 +441,50 @@ mod tests {
         assert_eq!(t.path_ports(0, 1).len(), 2);
         let edge = t.ports[t.nic_port(0) as usize].peer_node;
         assert_eq!(t.next_hops(edge, 15).len(), 2);
+    }
+
+    /// Every switch's next hops towards every host are exactly its ports one hop closer to the host's edge
+    /// switch (a breadth-first search per destination, done here the plain way), whatever sharing the table
+    /// does.
+    #[test]
+    fn next_hops_are_every_port_one_hop_closer() {
+        for t in [
+            leaf_spine(3, 2, 3, paper_links()),
+            leaf_spine(1, 4, 2, paper_links()),
+            fat_tree(4, paper_links()),
+            fat_tree(6, paper_links()),
+            star(5, paper_links()),
+            dumbbell(3, paper_links()),
+        ] {
+            for d in 0..t.hosts {
+                let edge = t.ports[t.nic_port(d) as usize].peer_node;
+                let mut dist = vec![u32::MAX; t.nodes as usize];
+                dist[edge as usize] = 0;
+                let mut queue = std::collections::VecDeque::from([edge]);
+                while let Some(u) = queue.pop_front() {
+                    for p in t.ports_of(u) {
+                        let v = t.ports[p as usize].peer_node;
+                        if v >= t.hosts && dist[v as usize] == u32::MAX {
+                            dist[v as usize] = dist[u as usize] + 1;
+                            queue.push_back(v);
+                        }
+                    }
+                }
+                for s in t.hosts..t.nodes {
+                    let expected: Vec<u32> = if s == edge {
+                        t.ports_of(s).filter(|&p| t.ports[p as usize].peer_node == d).collect()
+                    } else {
+                        t.ports_of(s)
+                            .filter(|&p| {
+                                let v = t.ports[p as usize].peer_node;
+                                v >= t.hosts && dist[v as usize] + 1 == dist[s as usize]
+                            })
+                            .collect()
+                    };
+                    assert_eq!(t.next_hops(s, d), &expected[..], "switch {s} towards host {d}");
+                }
+            }
+        }
     }
 
     #[test]
