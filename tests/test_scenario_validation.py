@@ -665,3 +665,21 @@ def test_long_values_and_control_characters_keep_the_line_readable():
 def test_a_scheme_without_parameters_says_so():
     message = error_of({"scheme": {"name": "ideal", "rto_us": 4}})
     assert message.endswith("scheme 'ideal' has no parameter 'rto_us'; it takes none")
+
+
+@pytest.mark.parametrize(
+    "scenario, field, allowed",
+    [
+        ({"topology": {"kind": "fat-tree", "k": 66}}, "topology.k", "[2, 64]"),
+        ({"topology": {"kind": "star", "hosts": 2**21}}, "topology.hosts", "[2, 1048576]"),
+        ({"scheme": {"name": "tcp", "dupack_threshold": 1001}}, "scheme.dupack_threshold", "1000]"),
+        ({"scheme": {"name": "tcp", "queue_bytes": 100}}, "scheme.queue_bytes", "[1500,"),
+        ({"workload": {"flows": 2**33}}, "workload.flows", "4294967296]"),
+    ],
+)
+def test_limits_the_core_enforces_are_checked_and_shown_here(scenario, field, allowed):
+    """Each limit the core holds a value to is Python's too, so `pfabric fields` shows it and the message
+    names it before the core is asked."""
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_dict(scenario)
+    assert str(info.value).startswith(field) and allowed in str(info.value), str(info.value)

@@ -180,9 +180,9 @@ class LeafSpine(_Section):
     """Two-tier leaf-spine fabric: every leaf connects to every spine (the paper's 144-host fabric)."""
 
     kind: Literal["leaf-spine"] = Field("leaf-spine", description="A two-tier leaf-spine fabric.")
-    leaves: PositiveInt = Field(9, description="Number of leaf (top-of-rack) switches.")
-    hosts_per_leaf: PositiveInt = Field(16, description="Hosts attached to each leaf.")
-    spines: PositiveInt = Field(4, description="Number of spine switches; each links to every leaf.")
+    leaves: PositiveInt = Field(9, le=4096, description="Number of leaf (top-of-rack) switches.")
+    hosts_per_leaf: PositiveInt = Field(16, le=4096, description="Hosts attached to each leaf.")
+    spines: PositiveInt = Field(4, le=4096, description="Number of spine switches; each links to every leaf.")
     host_rate_gbps: Rate = _host_rate()
     core_rate_gbps: Rate = Field(40.0, description="Rate of each leaf-spine link (paper: 40 Gbps).")
     link_delay_us: Delay = _link_delay()
@@ -208,7 +208,9 @@ class Star(_Section):
     """One switch with every host attached to it: no path diversity, the simplest fabric."""
 
     kind: Literal["star"] = Field("star", description="All hosts on one switch.")
-    hosts: Annotated[int, _Number] = Field(145, ge=2, description="Number of hosts attached to the switch.")
+    hosts: Annotated[int, _Number] = Field(
+        145, ge=2, le=2**20, description="Number of hosts attached to the switch."
+    )
     host_rate_gbps: Rate = _host_rate()
     link_delay_us: Delay = _link_delay()
     host_delay_us: Delay = _host_delay()
@@ -220,7 +222,7 @@ class FatTree(_Section):
 
     kind: Literal["fat-tree"] = Field("fat-tree", description="A k-ary fat tree (k^3/4 hosts).")
     k: Annotated[int, _Number] = Field(
-        4, ge=2, description="Switch radix: k pods, k/2 hosts per edge switch, k^3/4 hosts in all."
+        4, ge=2, le=64, description="Switch radix: k pods, k/2 hosts per edge switch, k^3/4 hosts in all."
     )
     host_rate_gbps: Rate = _host_rate()
     core_rate_gbps: Rate = Field(40.0, description="Rate of every switch-to-switch link.")
@@ -230,7 +232,7 @@ class FatTree(_Section):
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:
-        return "expected an even integer >= 2" if name == "k" else None
+        return "expected an even integer in [2, 64]" if name == "k" else None
 
     @field_validator("k")
     @classmethod
@@ -248,7 +250,9 @@ class Dumbbell(_Section):
     """Two switches joined by one bottleneck link, hosts on each side: the classic congestion test bed."""
 
     kind: Literal["dumbbell"] = Field("dumbbell", description="Two switches joined by one bottleneck link.")
-    hosts_per_side: PositiveInt = Field(8, description="Hosts attached to each of the two switches.")
+    hosts_per_side: PositiveInt = Field(
+        8, le=2**19, description="Hosts attached to each of the two switches."
+    )
     host_rate_gbps: Rate = _host_rate()
     bottleneck_rate_gbps: Rate = Field(10.0, description="Rate of the link between the two switches.")
     link_delay_us: Delay = _link_delay()
@@ -333,7 +337,9 @@ class Poisson(_Section):
         "as in set-ups that used a per-sender rate as the total; the summary then warns of overload.",
     )
     flows: PositiveInt | None = Field(
-        1000, description="Number of flows to generate (set either flows or duration_s, not both)."
+        1000,
+        le=2**32,
+        description="Number of flows to generate (set either flows or duration_s, not both; flow ids are 32 bits).",
     )
     duration_s: Seconds | None = Field(
         None, description="Generate arrivals for this long instead of a flow count (unsets flows)."
@@ -546,7 +552,12 @@ class Scheme(_Section):
     model_config = ConfigDict(extra="allow", frozen=True, allow_inf_nan=False)
 
     name: str = Field("tcp", description="Scheme to simulate.")
-    queue_bytes: PositiveInt | None = Field(None, description="Buffer per switch and NIC port, bytes.")
+    queue_bytes: Annotated[int, _Number] | None = Field(
+        None,
+        ge=1500,
+        le=2**40,
+        description="Buffer per switch and NIC port, bytes (at least one full packet).",
+    )
     init_cwnd_pkts: PositiveInt | None = Field(None, description="Initial congestion window, packets.")
     max_cwnd_pkts: PositiveInt | None = Field(None, description="Largest congestion window, packets.")
     min_rto_us: NonNegativeFloat | None = Field(
@@ -557,7 +568,7 @@ class Scheme(_Section):
         None, description="TCP/DCTCP: upper bound of the backed-off timeout."
     )
     dupack_threshold: PositiveInt | None = Field(
-        None, description="TCP/DCTCP: duplicate ACKs that trigger fast retransmit."
+        None, le=1000, description="TCP/DCTCP: duplicate ACKs that trigger fast retransmit."
     )
     ecn_threshold_bytes: PositiveInt | None = Field(
         None,
