@@ -1,7 +1,7 @@
 """A stand-in for `pfabric._core` with the same contract (python/pfabric/_core.pyi), for plumbing tests.
 
 It does not simulate: every flow takes twice its ideal time, the last flow never finishes, and a scheme
-override `queue_bytes = 1` is refused the way the core refuses a scenario (ValueError).
+override `queue_bytes = 1234567` is refused the way the core refuses a scenario (ValueError).
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ def _columns(**arrays: np.ndarray) -> dict:
 def run(scenario_json: str, progress=None) -> dict:
     scenario = json.loads(scenario_json)
     calls.append(scenario)
-    if scenario["scheme"].get("queue_bytes") == 1:
-        raise ValueError("scheme.queue_bytes: 1 is not allowed; expected at least one full packet (1500)")
+    if scenario["scheme"].get("queue_bytes") == 1_234_567:
+        # A refusal only the core makes (Python's checks pass it): stands for any scenario the core refuses.
+        raise ValueError("scheme.queue_bytes: 1234567 is not allowed; expected a refusal by the core")
     workload = scenario["workload"]
     if workload["kind"] == "trace":
         sizes = np.asarray(workload["size_bytes"], dtype=np.uint64)

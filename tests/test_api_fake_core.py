@@ -73,8 +73,8 @@ def test_an_error_raised_by_the_callback_is_not_turned_into_a_scenario_error(fak
 
 
 def test_core_value_error_becomes_a_scenario_error(fake_core):
-    with pytest.raises(pfabric.ScenarioError, match=r"^scheme.queue_bytes: 1 is not allowed"):
-        pfabric.run({**SMALL, "scheme": {"name": "tcp", "queue_bytes": 1}})
+    with pytest.raises(pfabric.ScenarioError, match=r"^scheme.queue_bytes: 1234567 is not allowed"):
+        pfabric.run({**SMALL, "scheme": {"name": "tcp", "queue_bytes": 1_234_567}})
 
 
 def test_write_outputs(fake_core, tmp_path):
@@ -117,12 +117,12 @@ def test_cli_run_writes_outputs_and_prints_summary(fake_core, tmp_path, capsys):
 
 def test_cli_core_refusal_is_a_usage_error(fake_core, tmp_path, capsys):
     scenario = tmp_path / "s.toml"
-    scenario.write_text('[scheme]\nname = "tcp"\nqueue_bytes = 1\n')
+    scenario.write_text('[scheme]\nname = "tcp"\nqueue_bytes = 1234567\n')
     assert main(["run", str(scenario), "-o", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
     assert (
         err
-        == "pfabric: error: scheme.queue_bytes: 1 is not allowed; expected at least one full packet (1500)\n"
+        == "pfabric: error: scheme.queue_bytes: 1234567 is not allowed; expected a refusal by the core\n"
     )
 
 

@@ -172,11 +172,11 @@ def test_a_failed_run_leaves_no_empty_output_folder(fake_core, tmp_path, capsys,
     # The folder was made before the run and left empty when the core refused the scenario.
     from pfabric.cli import main
 
-    (tmp_path / "s.toml").write_text('[scheme]\nname = "tcp"\nqueue_bytes = 1\n')
+    (tmp_path / "s.toml").write_text('[scheme]\nname = "tcp"\nqueue_bytes = 1234567\n')
     out = tmp_path / "a" / "b" / "out"
     if existing:
         out.mkdir(parents=True)
     assert main(["run", str(tmp_path / "s.toml"), "-o", str(out), "-q"]) == 2
-    assert capsys.readouterr().err.startswith("pfabric: error: scheme.queue_bytes: 1 is not allowed")
+    assert capsys.readouterr().err.startswith("pfabric: error: scheme.queue_bytes: 1234567 is not allowed")
     assert out.is_dir() == existing  # a folder the user made stays, even empty
     assert (tmp_path / "a").exists() == existing  # and the parents the run made go too
