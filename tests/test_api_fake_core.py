@@ -121,8 +121,7 @@ def test_cli_core_refusal_is_a_usage_error(fake_core, tmp_path, capsys):
     assert main(["run", str(scenario), "-o", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
     assert (
-        err
-        == "pfabric: error: scheme.queue_bytes: 1234567 is not allowed; expected a refusal by the core\n"
+        err == "pfabric: error: scheme.queue_bytes: 1234567 is not allowed; expected a refusal by the core\n"
     )
 
 
