@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pfabric import invariants
-from pfabric.scenario import scheme_names
+from pfabric.scenario import Scenario, scheme_names
 
 EXAMPLES = int(os.environ.get("PFABRIC_PROPERTY_EXAMPLES", "40"))
 TRACE_DIR = Path(tempfile.mkdtemp(prefix="pfabric-properties-"))
@@ -53,12 +53,7 @@ def topologies(draw) -> dict:
 
 
 def host_count(topo: dict) -> int:
-    return {
-        "star": lambda t: t["hosts"],
-        "leaf-spine": lambda t: t["leaves"] * t["hosts_per_leaf"],
-        "fat-tree": lambda t: t["k"] ** 3 // 4,
-        "dumbbell": lambda t: 2 * t["hosts_per_side"],
-    }[topo["kind"]](topo)
+    return Scenario.from_dict({"topology": topo}).topology.hosts
 
 
 SMALL_CDF = str(TRACE_DIR / "small_cdf.csv")

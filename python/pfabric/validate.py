@@ -29,6 +29,7 @@ from . import api, invariants
 from ._native import scheme_names
 from .analysis.queueing import srpt_response_s
 from .presets import Check
+from .scenario import Scenario
 
 MSS, HEADER = 1460, 40
 
@@ -73,9 +74,7 @@ def lone_flow_check(folder: Path) -> Check:
     exact = total = 0
     worst = ""
     for topology in LONE_FABRICS:
-        hosts = {"leaf-spine": lambda t: t.get("leaves", 9) * t.get("hosts_per_leaf", 16)}.get(
-            topology["kind"], lambda t: {"star": t.get("hosts", 0), "dumbbell": 6}.get(t["kind"], 16)
-        )(topology)
+        hosts = Scenario.from_dict({"topology": topology}).topology.hosts
         sizes = (1, MSS, 12 * MSS, 100 * MSS)
         rows = [(0.01 * i, 0, hosts - 1, size) for i, size in enumerate(sizes)]
         result = api.run(

@@ -88,6 +88,16 @@ impl PortState {
         self.queue_since = now;
     }
 
+    /// Time to serialize `bytes` onto the port's link.
+    #[inline(always)]
+    fn serialization(&self, bytes: u64) -> Time {
+        if self.ps_per_byte != 0 {
+            bytes * self.ps_per_byte as u64
+        } else {
+            serialization_ps(bytes, self.rate_bps)
+        }
+    }
+
     /// Packets wait and the serializer freed at or before `now`: the port owes a transmission.
     #[inline(always)]
     fn owes_a_send(&self, now: Time) -> bool {
@@ -647,7 +657,7 @@ impl Simulation {
     fn transmit(&mut self, port: u32, id: PacketId, wire: u32, start: Time) {
         let ps = &mut self.ports[port as usize];
         let wire = wire as u64;
-        let ser = if ps.ps_per_byte != 0 { wire * ps.ps_per_byte as u64 } else { serialization_ps(wire, ps.rate_bps) };
+        let ser = ps.serialization(wire);
         ps.busy_until = start + ser;
         #[cfg(test)]
         self.port_log.push(PortLog::Start { port, at: start, id, end: start + ser });
@@ -703,12 +713,7 @@ impl Simulation {
             let port = self.topo.next_hops(node, dst)[(first + k) % n];
             self.send_due(port);
             let ps = &self.ports[port as usize];
-            let backlog = if ps.ps_per_byte != 0 {
-                ps.queued_bytes * ps.ps_per_byte as u64
-            } else {
-                serialization_ps(ps.queued_bytes, ps.rate_bps)
-            };
-            let free = ps.busy_until.max(self.now) + backlog;
+            let free = ps.busy_until.max(self.now) + ps.serialization(ps.queued_bytes);
             if free < best.0 {
                 best = (free, port);
             }

@@ -137,21 +137,22 @@ impl LoneFlowIdeal {
     /// such in the switch's order), every port serves in arrival order. Fills `landings` with when each (a
     /// full packet) reaches the last switch.
     fn simulate(&mut self, topo: &Topology, src: u32, dst: u32, packets: u64) {
-        let wire = |_: u64| wire_bytes(MSS_BYTES) as u64;
+        let full = wire_bytes(MSS_BYTES) as u64;
         if self.free_at.len() != topo.ports.len() {
             self.free_at = vec![0; topo.ports.len()];
         }
         let last_switch = topo.edge_switch(dst);
         let nic = topo.nic_port(src);
         let (nic_rate, nic_delay) = (topo.ports[nic as usize].rate_bps, topo.ports[nic as usize].delay_ps);
-        let mut nic_free = serialization_ps(wire(0), nic_rate);
+        let nic_ser = serialization_ps(full, nic_rate);
+        let mut nic_free = nic_ser;
         let mut seq = 0;
         self.in_flight.clear();
         self.in_flight.push(Reverse((nic_free + nic_delay, seq, 0, nic)));
         while let Some(Reverse((now, _, i, from))) = self.in_flight.pop() {
             if from == nic && i + 1 < packets {
                 // The NIC's next packet leaves as this one lands: in flight in time order with the rest.
-                nic_free += serialization_ps(wire(i + 1), nic_rate);
+                nic_free += nic_ser;
                 seq += 1;
                 self.in_flight.push(Reverse((nic_free + nic_delay, seq, i + 1, nic)));
             }
@@ -171,7 +172,7 @@ impl LoneFlowIdeal {
             if self.free_at[port as usize] == 0 {
                 self.touched.push(port);
             }
-            let end = self.free_at[port as usize].max(now) + serialization_ps(wire(i), spec.rate_bps);
+            let end = self.free_at[port as usize].max(now) + serialization_ps(full, spec.rate_bps);
             self.free_at[port as usize] = end;
             seq += 1;
             self.in_flight.push(Reverse((end + spec.delay_ps, seq, i, port)));
