@@ -5,9 +5,10 @@ the bandwidth is low or when the traffic load is high ... FCT achieved by AIFO w
 than q_len = 100 in Figure 10 on the 1G/4G network", a long queue draining slowly at 1 Gbps. The authors' data
 (netx-repo/AIFO @333c214, aifo_simulation/java-code/projects/aifo/plots/aifo_evaluation/pFabric/
 web_search_workload_q_len_1_4/pFabric_less_100KB_mean_fct_ms.dat): q_len 20 / q_len 100 small-flow mean 0.58
-at load 0.2 down to 0.42 at their top point. Checked: q_len 20 below q_len 100 at every load, and the ratio
-further from 1 at the highest load than at the lowest. The sweep, plot and table are Figure 11's on other
-links (`_aifo.queue_length_figure`).
+at load 0.2 down to 0.42 at their top point. Checked: "much smaller" as a ratio of at most `MUCH_SMALLER` at
+every load (their largest, 0.58, plus 5% for reading the plot), and the ratio further from 1 at the highest
+load than at the lowest. The sweep, plot, table and the first-window experiment are Figure 11's on other links
+(`_aifo.queue_length_figure`).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from . import _aifo
 
 # On slow links a long queue costs queueing delay.
 TOPOLOGY = _aifo.SLOW_LINKS
+MUCH_SMALLER = 0.61
 
 FIGURE = _aifo.queue_length_figure(
     10,
     links="1G/4G",
     topology=TOPOLOGY,
-    claim="on 1G/4G a queue of 20 beats a queue of 100 for small flows at every load",
-    expected="much smaller with q_len = 20",
-    holds=lambda ratio: ratio < 1,
+    claim=f"on 1G/4G a queue of 20 gives a much smaller small-flow mean than a queue of 100 at every load "
+    f"(q_len 20 / q_len 100 at most {MUCH_SMALLER})",
+    expected="much smaller with q_len = 20 (authors' data: 0.42-0.58)",
+    holds=lambda ratio: ratio <= MUCH_SMALLER,
     sensitivity="authors' data: 0.58 at 0.2, 0.42 at 0.8",
 )
