@@ -35,6 +35,17 @@ SCENARIOS = {
         "workload": {"load": 0.6, "flows": 1_000_000, "cdf": "aux_yaps_aditya_pfabric_ns2style"},
         "scheme": {"name": "tcp"},
     },
+    # Set-up cost: 100 flows, so building the fabric, its routes and its ports is nearly all of the run.
+    "setup-fattree-k32": {
+        "topology": {"kind": "fat-tree", "k": 32},
+        "workload": {"load": 0.6, "flows": 100},
+        "scheme": {"name": "pfabric"},
+    },
+    "setup-fattree-k64": {
+        "topology": {"kind": "fat-tree", "k": 64},
+        "workload": {"load": 0.6, "flows": 100},
+        "scheme": {"name": "pfabric"},
+    },
 }
 DEFAULT = ["tcp-websearch-0.6-20k", "pfabric-websearch-0.6-20k"]
 

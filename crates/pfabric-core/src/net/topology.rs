@@ -60,12 +60,13 @@ pub struct Topology {
     /// Index among the edge switches (those hosts attach to) of each node; u32::MAX for others.
     edge_index: Vec<u32>,
     edges: u32,
-    /// Next-hop ports of switch s towards edge switch e: `route_len[i]` ports from `route_ports[route_start[i]]`,
-    /// i = edge_index[e] * switches + (s - hosts). The lists are shared: `route_ports` opens with every port's
-    /// own id (a one-port list points there) and holds each switch's distinct multi-port lists once (on a
-    /// k = 64 fat-tree an edge switch has one, its 32 uplinks, for 2,047 remote edge switches).
-    route_start: Vec<u32>,
-    route_len: Vec<u16>,
+    /// Next-hop ports of switch s towards edge switch e: the list `route_list[i]` (at i = edge_index[e] times
+    /// switches, plus s - hosts), that is `len` ports from `route_ports[start]` where (start, len) =
+    /// `route_lists[list]`. The lists are shared: `route_ports` opens with every port's own id (a one-port list
+    /// points there) and holds each switch's distinct multi-port lists once (on a k = 64 fat-tree an edge
+    /// switch has one, its 32 uplinks, for 2,047 remote edge switches).
+    route_list: Vec<u32>,
+    route_lists: Vec<(u32, u32)>,
     route_ports: Vec<u32>,
 }
 
@@ -141,8 +142,8 @@ impl TopologyBuilder {
             host_port: Vec::new(),
             edge_index: Vec::new(),
             edges: 0,
-            route_start: Vec::new(),
-            route_len: Vec::new(),
+            route_list: Vec::new(),
+            route_lists: Vec::new(),
             route_ports: Vec::new(),
         };
         topo.compute_routes();
@@ -173,13 +174,18 @@ impl Topology {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
         let i = self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize;
-        let start = self.route_start[i] as usize;
-        &self.route_ports[start..start + self.route_len[i] as usize]
+        let (start, len) = self.route_lists[self.route_list[i] as usize];
+        &self.route_ports[start as usize..(start + len) as usize]
     }
 
     /// Routes towards each switch that hosts attach to (an edge switch): a host is reached through its edge
     /// switch, so a table per edge switch (not per host) holds every route, 8x smaller on a k = 16 fat-tree
     /// and cache-friendly on the hot path.
+    ///
+    /// Edge switches with the same neighbours, in the same port order (a leaf-spine's leaves, a fat-tree
+    /// pod's edge switches), share one breadth-first search: seen from any of them, every other switch is as
+    /// far as from their common neighbours plus one, so only the neighbours' own route (the port back down to
+    /// that edge switch) differs. A k = 64 fat-tree needs 64 searches instead of 2,048.
     fn compute_routes(&mut self) {
         let n = self.nodes as usize;
         let hosts = self.hosts as usize;
@@ -200,21 +206,38 @@ impl Topology {
         }
         self.edges = edges.len() as u32;
         let switches = n - hosts;
+        // Edge switches grouped by their switch neighbours in port order.
+        let neighbours = |e: u32| -> Vec<u32> {
+            self.ports_of(e).map(|p| self.ports[p as usize].peer_node).filter(|&v| v >= self.hosts).collect()
+        };
+        let mut group_of: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
+        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (neighbours, edge switches)
+        for &e in &edges {
+            let key = neighbours(e);
+            let g = *group_of.entry(key.clone()).or_insert_with(|| {
+                groups.push((key, Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push(e);
+        }
+        let mut lists = RouteLists::new(self.ports.len(), switches);
+        self.route_list = vec![0; edges.len() * switches];
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
         let mut next = Vec::new();
         let mut list = Vec::new();
-        // Each switch's distinct multi-port lists so far, as (start, len) in `route_ports`.
-        let mut shared: Vec<Vec<(u32, u16)>> = vec![Vec::new(); switches];
-        self.route_ports = (0..self.ports.len() as u32).collect();
-        self.route_start = vec![0; edges.len() * switches];
-        self.route_len = vec![0; edges.len() * switches];
-        for (e_index, &e) in edges.iter().enumerate() {
+        let mut shared_list = vec![0u32; switches];
+        for (near, members) in &groups {
+            // Distances from the group's common neighbours (1), as from any member (0) but for the members.
             dist.iter_mut().for_each(|x| *x = u32::MAX);
-            dist[e as usize] = 0;
             frontier.clear();
-            frontier.push(e);
-            let mut level = 0;
+            for &v in near {
+                if dist[v as usize] == u32::MAX {
+                    dist[v as usize] = 1;
+                    frontier.push(v);
+                }
+            }
+            let mut level = 1;
             while !frontier.is_empty() {
                 next.clear();
                 level += 1;
@@ -230,36 +253,33 @@ impl Topology {
                 }
                 std::mem::swap(&mut frontier, &mut next);
             }
+            // Switches two or more hops from the members route alike towards each of them.
             for s in self.hosts..self.nodes {
                 let here = dist[s as usize];
                 list.clear();
-                list.extend(self.ports_of(s).filter(|&p| {
-                    let v = self.ports[p as usize].peer_node;
-                    v >= self.hosts && here != u32::MAX && dist[v as usize].wrapping_add(1) == here
-                }));
-                let len = u16::try_from(list.len()).expect("fewer than 65,536 next hops");
-                let start = match list.len() {
-                    0 => 0,
-                    1 => list[0],
-                    _ => {
-                        let known = &mut shared[(s - self.hosts) as usize];
-                        let ports = &self.route_ports;
-                        match known.iter().find(|&&(at, l)| ports[at as usize..][..l as usize] == list[..]) {
-                            Some(&(at, _)) => at,
-                            None => {
-                                let at = self.route_ports.len() as u32;
-                                self.route_ports.extend_from_slice(&list);
-                                known.push((at, len));
-                                at
-                            }
-                        }
-                    }
-                };
-                let i = e_index * switches + (s - self.hosts) as usize;
-                self.route_start[i] = start;
-                self.route_len[i] = len;
+                if here != u32::MAX && here >= 2 {
+                    list.extend(self.ports_of(s).filter(|&p| {
+                        let v = self.ports[p as usize].peer_node;
+                        v >= self.hosts && dist[v as usize].wrapping_add(1) == here
+                    }));
+                }
+                shared_list[(s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+            }
+            for &e in members {
+                let row = self.edge_index[e as usize] as usize * switches;
+                self.route_list[row..row + switches].copy_from_slice(&shared_list);
+                // The neighbours go straight down to `e`, by every port facing it.
+                for &s in near {
+                    list.clear();
+                    list.extend(self.ports_of(s).filter(|&p| self.ports[p as usize].peer_node == e));
+                    self.route_list[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+                }
+                // `e` itself delivers to its hosts' ports (`next_hops`): no list.
+                self.route_list[row + (e - self.hosts) as usize] = 0;
             }
         }
+        self.route_lists = lists.spans;
+        self.route_ports = lists.ports;
     }
 
     /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch.
@@ -284,7 +304,7 @@ impl Topology {
     /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
     /// take different paths).
     pub fn has_equal_cost_choices(&self) -> bool {
-        self.route_len.iter().any(|&len| len > 1)
+        self.route_list.iter().any(|&list| self.route_lists[list as usize].1 > 1)
     }
 
     /// The switch host `host` attaches to.
@@ -296,6 +316,61 @@ impl Topology {
     /// Whether every host can reach every other host.
     pub fn is_connected(&self) -> bool {
         (self.hosts..self.nodes).all(|s| (0..self.hosts).all(|d| !self.next_hops(s, d).is_empty()))
+    }
+}
+
+/// The distinct next-hop lists of a topology while its routes are built: a one-port list is that port's own
+/// entry at the start of `ports`, the empty list is list 0, and each switch's multi-port lists are stored once.
+struct RouteLists {
+    spans: Vec<(u32, u32)>,
+    ports: Vec<u32>,
+    /// Per switch (index from 0), its multi-port lists so far, as list ids.
+    known: Vec<Vec<u32>>,
+    /// The list id of each one-port list, by port; u32::MAX until first used.
+    single: Vec<u32>,
+}
+
+impl RouteLists {
+    fn new(ports: usize, switches: usize) -> Self {
+        RouteLists {
+            spans: vec![(0, 0)],
+            ports: (0..ports as u32).collect(),
+            known: vec![Vec::new(); switches],
+            single: vec![u32::MAX; ports],
+        }
+    }
+
+    /// The id of `list` (ports of switch index `switch`), stored if new.
+    fn intern(&mut self, switch: u32, list: &[u32]) -> u32 {
+        match list.len() {
+            0 => 0,
+            1 => {
+                let p = list[0] as usize;
+                if self.single[p] == u32::MAX {
+                    self.single[p] = self.spans.len() as u32;
+                    self.spans.push((list[0], 1));
+                }
+                self.single[p]
+            }
+            len => {
+                let known = &mut self.known[switch as usize];
+                let (spans, ports) = (&self.spans, &self.ports);
+                let found = known.iter().find(|&&id| {
+                    let (at, l) = spans[id as usize];
+                    ports[at as usize..(at + l) as usize] == *list
+                });
+                match found {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.spans.len() as u32;
+                        self.spans.push((self.ports.len() as u32, len as u32));
+                        self.ports.extend_from_slice(list);
+                        known.push(id);
+                        id
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -453,6 +528,7 @@ mod tests {
             leaf_spine(1, 4, 2, paper_links()),
             fat_tree(4, paper_links()),
             fat_tree(6, paper_links()),
+            fat_tree(8, paper_links()),
             star(5, paper_links()),
             dumbbell(3, paper_links()),
         ] {
@@ -485,6 +561,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn equal_cost_choices_only_where_a_path_has_them() {
+        assert!(leaf_spine(3, 2, 3, paper_links()).has_equal_cost_choices());
+        assert!(fat_tree(4, paper_links()).has_equal_cost_choices());
+        // One leaf: its uplinks lead nowhere a host needs to go.
+        assert!(!leaf_spine(1, 4, 2, paper_links()).has_equal_cost_choices());
+        assert!(!star(5, paper_links()).has_equal_cost_choices());
+        assert!(!dumbbell(3, paper_links()).has_equal_cost_choices());
     }
 
     #[test]

@@ -63,15 +63,9 @@ pub struct PfabricQueue {
 
 impl PfabricQueue {
     pub fn new(limit_bytes: u64) -> Self {
-        PfabricQueue {
-            slots: Vec::with_capacity(32),
-            groups: Vec::with_capacity(8),
-            free: NIL,
-            len: 0,
-            next_seq: 0,
-            bytes: 0,
-            limit_bytes,
-        }
+        // Storage grows on first use: most ports of a large fabric never hold a packet, and reserving even
+        // 1.3 KB for each of a k = 64 fat-tree's 393,216 ports costs half a gigabyte.
+        PfabricQueue { slots: Vec::new(), groups: Vec::new(), free: NIL, len: 0, next_seq: 0, bytes: 0, limit_bytes }
     }
 
     #[inline]
