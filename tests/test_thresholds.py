@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from pfabric.analysis import (
     SizeDistribution,
+    equal_load_thresholds,
     equal_split_thresholds,
     fct_curve,
     fct_n,
@@ -115,6 +116,18 @@ def test_equal_split_gives_each_queue_its_share_of_flows(rounded):
         assert np.all(share >= k - 1e-12) and np.all(below < k)
     # 15% of web search flows are 6 packets: with 8 queues the first threshold is that atom.
     assert equal_split_thresholds(rounded, 8)[0] == 6 * MSS
+
+
+def test_equal_load_gives_each_queue_its_share_of_bytes(rounded, continuous):
+    for dist in (rounded, continuous):
+        mean = dist.moments[0]
+        for queues in (2, 4):
+            split = equal_load_thresholds(dist, queues)
+            k = np.arange(1, queues) / queues
+            assert np.all(dist.partial(split)[1] / mean >= k - 1e-9)
+            assert np.all(dist.partial(split * (1 - 1e-6) - 1)[1] / mean < k)
+    # Web search's bytes sit in its large flows: the top queue of four holds every flow under 3.8 MB.
+    assert 3.7e6 < equal_load_thresholds(rounded, 4)[0] < 3.9e6
 
 
 # --- the formulas against each other and against Pollaczek-Khintchine ---------------------------------------
