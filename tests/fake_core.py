@@ -100,7 +100,7 @@ def run(scenario_json: str, progress=None) -> dict:
         ),
         "ports": {
             **_columns(port_id=np.arange(3, dtype=np.uint32), drops=np.array([0, 5, 1], dtype=np.uint64)),
-            "tier": ("str", ["host", "leaf", "spine"]),
+            "tier": ("labels", (bytes([0, 1, 2]), ["host", "leaf", "spine"])),
         },
         "stats": {"events": int(10 * n), "wall_s": 0.01, "cut_short": 0},
     }

@@ -27,12 +27,12 @@ def test_columns_to_table_from_buffers_and_strings():
             "a": ("<u8", np.array([1, 2], dtype="<u8").tobytes()),
             "b": ("<f8", np.array([0.5, 1.5]).tobytes()),
             "c": ("|u1", bytes([0, 1])),
-            "tier": ("str", ["host", "leaf"]),
+            "tier": ("labels", (bytes([0, 1]), ["host", "leaf"])),
         }
     )
     assert table.column_names == ["a", "b", "c", "tier"]
     assert table.column("a").to_pylist() == [1, 2] and str(table.schema.field("a").type) == "uint64"
-    assert table.column("tier").to_pylist() == ["host", "leaf"]
+    assert table.column("tier").to_pylist() == ["host", "leaf"] and str(table.schema.field("tier").type) == "string"
 
 
 def test_run_returns_tables_with_derived_columns(fake_core):

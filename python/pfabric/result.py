@@ -30,11 +30,16 @@ CORE_FLOW_COLUMNS = ("size_bytes", "start_ps", "finish_ps", "ideal_fct_ps", "fin
 
 
 def columns_to_table(columns: dict[str, tuple[str, Any]]) -> pa.Table:
-    """Arrow table from `{name: (numpy dtype string, raw bytes)}`; dtype "str" carries a list of str."""
+    """Arrow table from `{name: (numpy dtype string, raw bytes)}`; dtype "labels" carries (one byte per row,
+    the distinct strings the bytes index), which becomes a string column."""
     arrays = {}
     for name, (dtype, data) in columns.items():
-        if dtype == "str":
-            arrays[name] = pa.array(list(data), type=pa.string())
+        if dtype == "labels":
+            codes, names = data
+            indices = pa.array(np.frombuffer(codes, dtype=np.uint8))
+            arrays[name] = pa.DictionaryArray.from_arrays(indices, pa.array(list(names), pa.string())).cast(
+                pa.string()
+            )
         else:
             arrays[name] = pa.array(np.frombuffer(data, dtype=np.dtype(dtype)))
     return pa.table(arrays)

@@ -16,26 +16,32 @@ use pyo3::types::{PyBytes, PyDict};
 /// Events per chunk between progress reports: small enough to report several times a second.
 const CHUNK_EVENTS: u64 = 1 << 20;
 
+/// `values` as little-endian bytes in one Python bytes object, written in place (no intermediate buffer).
+fn le_bytes<'py, T, const N: usize>(
+    py: Python<'py>,
+    values: &[T],
+    to_le: impl Fn(&T) -> [u8; N],
+) -> PyResult<Py<PyAny>> {
+    let bytes = PyBytes::new_with(py, values.len() * N, |buf| {
+        for (out, value) in buf.chunks_exact_mut(N).zip(values) {
+            out.copy_from_slice(&to_le(value));
+        }
+        Ok(())
+    })?;
+    Ok(bytes.into_any().unbind())
+}
+
 fn columns_to_dict<'py>(py: Python<'py>, cols: Columns) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in cols {
         let entry: (String, Py<PyAny>) = match col {
-            Column::U64(v) => (
-                "<u8".into(),
-                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
-            ),
-            Column::U32(v) => (
-                "<u4".into(),
-                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
-            ),
-            Column::F64(v) => (
-                "<f8".into(),
-                PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).into_any().unbind(),
-            ),
-            Column::Bool(v) => {
-                ("|u1".into(), PyBytes::new(py, &v.iter().map(|&b| b as u8).collect::<Vec<u8>>()).into_any().unbind())
+            Column::U64(v) => ("<u8".into(), le_bytes(py, &v, |x| x.to_le_bytes())?),
+            Column::U32(v) => ("<u4".into(), le_bytes(py, &v, |x| x.to_le_bytes())?),
+            Column::F64(v) => ("<f8".into(), le_bytes(py, &v, |x| x.to_le_bytes())?),
+            Column::Bool(v) => ("|u1".into(), le_bytes(py, &v, |&b| [b as u8])?),
+            Column::Labels { codes, names } => {
+                ("labels".into(), (PyBytes::new(py, &codes), names).into_pyobject(py)?.into_any().unbind())
             }
-            Column::Str(v) => ("str".into(), v.into_pyobject(py)?.into_any().unbind()),
         };
         d.set_item(name, entry)?;
     }
