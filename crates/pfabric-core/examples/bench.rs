@@ -2,10 +2,15 @@
 //! events per CPU-second, CPU and wall time and peak memory. `bench/run.py` drives the same scenarios through
 //! the Python API; see bench/RESULTS.md.
 //!
-//! cargo run --release -p pfabric-core --example bench -- [SCENARIO ...]
+//! cargo run --release -p pfabric-core --example bench -- [--parallelism] [SCENARIO ...]
+//!
+//! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
+//! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
+//! barrier's cost measured here between two threads.
 
 use std::time::Instant;
 
+use pfabric_core::metrics::parallelism::{WindowProfile, THREADS};
 use pfabric_core::{ScenarioConfig, Simulation};
 use serde_json::{json, Value};
 
@@ -76,8 +81,60 @@ fn cpu_and_peak_mem() -> (f64, f64) {
     (cpu, hwm_kb / 1024.0)
 }
 
+/// Wall nanoseconds per wait of a barrier between two threads (each spins on the other's count).
+fn barrier_ns() -> f64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    const ROUNDS: u64 = 200_000;
+    let counts = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+    let other = Arc::clone(&counts);
+    let start = Instant::now();
+    let peer = std::thread::spawn(move || {
+        for r in 1..=ROUNDS {
+            other[1].store(r, Ordering::Release);
+            while other[0].load(Ordering::Acquire) < r {
+                std::hint::spin_loop();
+            }
+        }
+    });
+    for r in 1..=ROUNDS {
+        counts[0].store(r, Ordering::Release);
+        while counts[1].load(Ordering::Acquire) < r {
+            std::hint::spin_loop();
+        }
+    }
+    peer.join().unwrap();
+    start.elapsed().as_nanos() as f64 / ROUNDS as f64
+}
+
+/// The parallelism profile: windows, events per window, critical path and speed-up bounds per thread count,
+/// with no barrier cost and with a barrier of `barrier_ns` x log2(threads) (a dissemination barrier's rounds).
+fn print_parallelism(p: &WindowProfile, ns_per_event: f64, barrier_ns: f64) {
+    println!(
+        "  racks {}, lookahead {:.1} ns, {} windows with events, {:.1} events per window, barrier {:.0} ns per round ({:.1} events)",
+        p.racks,
+        p.lookahead as f64 / 1e3,
+        p.windows,
+        p.events as f64 / p.windows.max(1) as f64,
+        barrier_ns,
+        barrier_ns / ns_per_event
+    );
+    for (i, &threads) in THREADS.iter().enumerate() {
+        let rounds = (threads as f64).log2().ceil().max(1.0);
+        let barrier_events = if threads == 1 { 0.0 } else { rounds * barrier_ns / ns_per_event };
+        println!(
+            "  threads {threads:>3}: critical path {:.1}% of events, speed-up bound {:.2} (no barrier), {:.2} (barrier)",
+            100.0 * p.critical[i] as f64 / p.events.max(1) as f64,
+            p.speedup(i, 0.0),
+            p.speedup(i, barrier_events)
+        );
+    }
+}
+
 fn main() {
     let mut names: Vec<String> = std::env::args().skip(1).collect();
+    let profile = names.iter().any(|n| n == "--parallelism");
+    names.retain(|n| n != "--parallelism");
     if names.is_empty() {
         names = vec!["tcp-websearch-0.6-20k".into(), "pfabric-websearch-0.6-20k".into()];
     }
@@ -89,7 +146,7 @@ fn main() {
         let cfg = ScenarioConfig::from_value(&v).expect("valid scenario");
         let (cpu0, _) = cpu_and_peak_mem();
         let wall = Instant::now();
-        let mut sim = Simulation::new(cfg);
+        let mut sim = Simulation::new(cfg.clone());
         sim.run();
         let wall_s = wall.elapsed().as_secs_f64();
         let (cpu1, peak_mib) = cpu_and_peak_mem();
@@ -101,5 +158,13 @@ fn main() {
             c.packet_hops as f64 / cpu_s / 1e6, c.events as f64 / cpu_s / 1e6, peak_mib, sim.now() as f64 / 1e12,
             sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets
         );
+        if profile {
+            // A second run, profiled: the first one's time per event is the one a thread would spend.
+            let ns_per_event = cpu_s * 1e9 / c.events.max(1) as f64;
+            let mut profiled = Simulation::new(cfg);
+            profiled.profile_parallelism();
+            profiled.run();
+            print_parallelism(profiled.parallelism().expect("profiled"), ns_per_event, barrier_ns());
+        }
     }
 }

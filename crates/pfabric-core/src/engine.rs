@@ -21,6 +21,7 @@
 use crate::config::{MeasureConfig, Routing, ScenarioConfig};
 use crate::ideal::IdealScheduler;
 use crate::metrics::lone_flow::LoneFlowIdeal;
+use crate::metrics::parallelism::WindowProfile;
 use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
 use crate::net::packet::{packets_for, Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
 use crate::net::pdq_port::PdqPort;
@@ -218,6 +219,8 @@ pub struct Simulation {
     lone_flow: LoneFlowIdeal,
     /// The load the workload offers (Poisson), 0 when not defined by one.
     pub(crate) target_load: f64,
+    /// Events charged to racks and windows, when asked for (`profile_parallelism`).
+    window_profile: Option<Box<WindowProfile>>,
     #[cfg(test)]
     port_log: Vec<PortLog>,
 }
@@ -308,6 +311,7 @@ impl Simulation {
             ideal_generation: 0,
             arrival_log: log_arrivals.then_some(ArrivalLog { track_flows, rows: Vec::new() }),
             target_load,
+            window_profile: None,
             #[cfg(test)]
             port_log: Vec::new(),
         };
@@ -424,6 +428,9 @@ impl Simulation {
                     crate::sim::prefetch(&ps.queue);
                 }
             }
+            if self.window_profile.is_some() {
+                self.profile_event(ev.kind(), ev.a, ev.b);
+            }
             match ev.kind() {
                 EventKind::Arrive => self.arrive(ev.a, ev.b),
                 EventKind::FlowArrival => self.flow_arrival(),
@@ -433,6 +440,34 @@ impl Simulation {
             }
         }
         false
+    }
+
+    /// Charge an event to the node where it happens (see `metrics::parallelism`).
+    #[cold]
+    fn profile_event(&mut self, kind: EventKind, a: u32, b: u32) {
+        let node = match kind {
+            EventKind::Arrive => Some(self.topo.ports[b as usize].peer_node),
+            EventKind::FlowArrival => self.next_arrival.map(|f| f.src),
+            EventKind::Timer => self.flows.get(a as usize).map(|f| f.src),
+            EventKind::Sample | EventKind::IdealCompletion => None,
+        };
+        let now = self.now;
+        if let Some(p) = &mut self.window_profile {
+            p.record(now, node);
+        }
+    }
+
+    /// From now on, charge every event to a rack and a window of the lookahead (`metrics::parallelism`):
+    /// what a conservative parallel engine could overlap. Read it with `parallelism`, after the run.
+    pub fn profile_parallelism(&mut self) {
+        self.window_profile = Some(Box::new(WindowProfile::new(&self.topo)));
+    }
+
+    /// The profile asked for by `profile_parallelism`, its last window closed.
+    pub fn parallelism(&mut self) -> Option<&WindowProfile> {
+        let p = self.window_profile.as_mut()?;
+        p.close_window();
+        Some(p)
     }
 
     // ---- flows ----

@@ -4,6 +4,7 @@
 
 pub mod ideal_fct;
 pub mod lone_flow;
+pub mod parallelism;
 
 use crate::sim::time::Time;
 
