@@ -49,10 +49,13 @@ fn scenario(name: &str) -> Option<Value> {
         "pfabric-websearch-0.6-100k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 100_000), "scheme": {"name": "pfabric"}})
         }
-        // The issue "Scale" fabrics: the same 20,000 flows on 1,024 and 8,192 hosts (cost per packet-hop vs size).
+        // The issue "Scale" fabrics: the same 20,000 flows on 1,024, 8,192 and 65,536 hosts (cost per packet-hop vs
+        // size).
         "pfabric-fattree-k16-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k32-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 32},
+            "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
+        "pfabric-fattree-k64-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 64},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "tcp-fattree1024-websearch-0.6-1m" => {
             json!({"topology": {"kind": "fat-tree", "k": 16}, "workload": websearch(0.6, 1_000_000), "scheme": {"name": "tcp"}})

@@ -1,8 +1,8 @@
 //! How much of a run a conservative parallel engine could overlap: the input to the design of one (issue
 //! "Scale"), measured on the sequential engine.
 //!
-//! The model. The fabric is cut into *racks* (an edge switch and its hosts); every other switch joins a rack,
-//! round-robin. A thread owns a contiguous block of racks (a fat-tree numbers its edge switches pod by pod,
+//! The model. The fabric is cut into *racks* (an edge switch and its hosts); every other switch joins the least
+//! loaded rack among its neighbours'. A thread owns a contiguous block of racks (a fat-tree numbers its edge switches pod by pod,
 //! so a block is whole pods where the counts divide). Threads run in windows no longer than the lookahead: the
 //! least time a packet takes to cross a cut link (propagation plus the serialization of the smallest packet),
 //! so nothing a thread does in a window can reach another thread within the same window. A window then costs
@@ -54,12 +54,36 @@ impl WindowProfile {
             }
             rack_of[h as usize] = rack_of[edge as usize];
         }
-        let mut next = 0;
-        for s in topo.hosts..topo.nodes {
-            if rack_of[s as usize] == u32::MAX {
-                rack_of[s as usize] = next % racks.max(1);
-                next += 1;
+        // Every other switch joins, nearest the hosts first, the rack among its neighbours' that has the fewest
+        // switches so far: a fat-tree's aggregation switches stay in their pod, and core switches and spines
+        // spread evenly.
+        let mut switches_in = vec![1u32; racks as usize];
+        loop {
+            let mut joined = Vec::new();
+            for s in topo.hosts..topo.nodes {
+                if rack_of[s as usize] != u32::MAX {
+                    continue;
+                }
+                let best = topo
+                    .ports_of(s)
+                    .map(|p| rack_of[topo.ports[p as usize].peer_node as usize])
+                    .filter(|&r| r != u32::MAX)
+                    .min_by_key(|&r| (switches_in[r as usize], r));
+                if let Some(r) = best {
+                    joined.push((s, r));
+                    switches_in[r as usize] += 1;
+                }
             }
+            if joined.is_empty() {
+                break;
+            }
+            for (s, r) in joined {
+                rack_of[s as usize] = r;
+            }
+        }
+        // Switches no host can reach (none in a connected fabric) go to rack 0.
+        for r in rack_of.iter_mut().filter(|r| **r == u32::MAX) {
+            *r = 0;
         }
         // Cut links: those between racks. No cut (one rack): the whole run is one window per lookahead of
         // any link.
