@@ -394,6 +394,16 @@ impl Simulation {
 
     /// Process at most `max_events` events. Returns true when the run is over.
     pub fn step(&mut self, max_events: u64) -> bool {
+        // Two copies of the loop, so that a run without the parallelism profile pays nothing per event for it.
+        if self.window_profile.is_some() {
+            self.step_events::<true>(max_events)
+        } else {
+            self.step_events::<false>(max_events)
+        }
+    }
+
+    #[inline(always)]
+    fn step_events<const PROFILE: bool>(&mut self, max_events: u64) -> bool {
         for _ in 0..max_events {
             let Some(ev) = self.events.pop() else {
                 self.finish_records();
@@ -428,7 +438,7 @@ impl Simulation {
                     crate::sim::prefetch(&ps.queue);
                 }
             }
-            if self.window_profile.is_some() {
+            if PROFILE {
                 self.profile_event(ev.kind(), ev.a, ev.b);
             }
             match ev.kind() {

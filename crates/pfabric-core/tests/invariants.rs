@@ -148,3 +148,20 @@ fn every_accepted_scenario_ends_within_its_event_budget() {
     assert!(sim.out_of_budget() && sim.cut_short());
     assert!(sim.counters().flows_finished < 50);
 }
+
+/// The parallelism profile watches a run without changing it, and charges it every event.
+#[test]
+fn the_parallelism_profile_changes_nothing_and_counts_every_event() {
+    let plain = run(0.6, 600, json!({"name": "pfabric"}), 5);
+    let mut profiled = Simulation::new(scenario(leaf_spine(), poisson(0.6, 600), json!({"name": "pfabric"}), 5));
+    profiled.profile_parallelism();
+    profiled.run();
+    assert_eq!(snapshot(&plain), snapshot(&profiled));
+    let events = profiled.counters().events;
+    let p = profiled.parallelism().expect("asked for");
+    assert_eq!(p.events, events);
+    assert_eq!(p.racks, 9);
+    // One thread's critical path is every event; more threads never lengthen it.
+    assert_eq!(p.critical[0], p.events);
+    assert!(p.critical.windows(2).all(|w| w[1] <= w[0]));
+}
