@@ -82,8 +82,9 @@ impl Event {
 /// compares): an event's offset in the bucket and its position in it. Position orders events exactly as their
 /// sequence does when the bucket's events were pushed in sequence order, which every event scheduled straight
 /// into the calendar is; a bucket that also received events from the far heap (older sequence numbers,
-/// appended later) is sorted on (time, seq) itself, as is a bucket too full or too wide for the small keys.
-fn fill_run_sorted(run: &mut Vec<Event>, bucket: &[Event], bucket_start: Time, shift: u32) {
+/// appended later) is sorted on (time, seq) itself; a fuller bucket pushed in order is sorted by its offsets'
+/// two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
+fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Event], bucket_start: Time, shift: u32) {
     let n = bucket.len();
     run.clear();
     if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
@@ -106,8 +107,45 @@ fn fill_run_sorted(run: &mut Vec<Event>, bucket: &[Event], bucket_start: Time, s
             return;
         }
     }
+    if shift <= RADIX_MAX_SHIFT && bucket.windows(2).all(|pair| pair[0].seq_kind < pair[1].seq_kind) {
+        radix_by_offset(run, scratch, bucket, bucket_start, shift);
+        return;
+    }
     run.extend_from_slice(bucket);
     run.sort_unstable_by_key(|e| e.key());
+}
+
+/// The widest bucket whose offsets two 8-bit radix passes cover.
+const RADIX_MAX_SHIFT: u32 = 16;
+
+/// A full bucket pushed in sequence order, sorted by time offset with two stable counting passes (low byte,
+/// then high byte): ties keep the push order, which is the sequence order, so the run is in (time, seq) order.
+/// On a large fabric a bucket holds hundreds of events (a k = 32 fat-tree keeps ~38,000 pending), where a
+/// comparison sort took a tenth of the run.
+fn radix_by_offset(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Event], start: Time, shift: u32) {
+    let offset = |e: &Event| (e.time - start) as usize;
+    let pass = |from: &[Event], to: &mut Vec<Event>, byte: u32| {
+        let mut at = [0usize; 257];
+        for e in from {
+            at[((offset(e) >> (8 * byte)) & 0xff) + 1] += 1;
+        }
+        for i in 1..257 {
+            at[i] += at[i - 1];
+        }
+        to.clear();
+        to.resize(from.len(), Event { time: 0, seq_kind: 0, a: 0, b: 0 });
+        for e in from {
+            let digit = (offset(e) >> (8 * byte)) & 0xff;
+            to[at[digit]] = *e;
+            at[digit] += 1;
+        }
+    };
+    if shift <= 8 {
+        pass(bucket, run, 0);
+    } else {
+        pass(bucket, scratch, 0);
+        pass(scratch, run, 1);
+    }
 }
 
 /// The most events a bucket may hold to be sorted by counting places (a power of two), the bits its position
@@ -139,6 +177,8 @@ const WORDS: usize = SLOTS / 64;
 pub struct EventQueue {
     /// The current bucket's events, sorted earliest first, from `run_next` on.
     run: Vec<Event>,
+    /// Room for the first of a radix sort's two passes.
+    scratch: Vec<Event>,
     run_next: usize,
     /// The end of the current bucket: events before it belong in `run`.
     run_end: Time,
@@ -169,6 +209,7 @@ impl EventQueue {
     pub fn with_slot_width(shift: u32) -> Self {
         EventQueue {
             run: Vec::new(),
+            scratch: Vec::new(),
             run_next: 0,
             run_end: 0,
             buckets: Box::new(std::array::from_fn(|_| Vec::new())),
@@ -288,7 +329,7 @@ impl EventQueue {
         self.pull_from_far();
         let slot = next as usize & (SLOTS - 1);
         self.run_next = 0;
-        fill_run_sorted(&mut self.run, &self.buckets[slot], next << self.shift, self.shift);
+        fill_run_sorted(&mut self.run, &mut self.scratch, &self.buckets[slot], next << self.shift, self.shift);
         self.buckets[slot].clear();
         self.occupied[slot / 64] &= !(1u64 << (slot % 64));
     }
@@ -391,6 +432,25 @@ mod tests {
         q.schedule(3, EventKind::Timer, 4, 0);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|e| e.a).collect();
         assert_eq!(order, vec![3, 1, 4, 0, 2]);
+    }
+
+    #[test]
+    fn full_buckets_pop_in_time_then_insertion_order() {
+        // 500 events in each of a few buckets, with ties: the radix path (buckets up to 2^16 ps wide, pushed in
+        // order), its one-pass case (2^8 ps), and the comparison sort (wider buckets).
+        for shift in [6, 12, 16, 20] {
+            let mut rng = crate::sim::rng::Rng::new(3);
+            let mut q = EventQueue::with_slot_width(shift);
+            let mut reference = Vec::new();
+            for i in 0..2_000u32 {
+                let t = rng.below(4 << shift) / 7 * 7;
+                q.schedule(t, EventKind::Arrive, i, 0);
+                reference.push((t, i));
+            }
+            reference.sort();
+            let popped: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop()).map(|e| (e.time, e.a)).collect();
+            assert_eq!(popped, reference, "buckets of 2^{shift} ps");
+        }
     }
 
     #[test]
