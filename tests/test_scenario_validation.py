@@ -354,7 +354,7 @@ def test_core_json_leaf_spine_poisson():
     assert workload["cdf"]["size_bytes"][:2] == [8760.0, 8760.0]
     assert workload["cdf"]["cdf"][-1] == 1.0
     assert core["scheme"] == {"name": "tcp"}
-    assert core["run"] == {"max_sim_time_s": None, "max_events": None}
+    assert core["run"] == {"max_sim_time_s": None, "max_events": None, "threads": None, "partition": None}
     assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
     assert core["output"] == {"track_flows": 0, "log_arrivals": False}
 

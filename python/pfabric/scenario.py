@@ -797,6 +797,34 @@ class Run(_Section):
         "derived from the flows, 1e6 events plus 64 x the events each flow needs unimpeded (every packet and "
         "its ACK once along the longest path), so that no scenario runs on without bound.",
     )
+    threads: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=4096,
+        description="Run the partitioned engine on this many threads (0: every core). The fabric is cut into "
+        "partitions fixed by the topology (run.partition) and run side by side in windows of the least delay "
+        "of a cut link; every thread count gives byte-identical results, which differ from the sequential "
+        "engine's only in how equal times and random route draws fall. Unset: the sequential engine. "
+        "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs) "
+        "run sequentially whatever this says (stats: partitions = 0).",
+    )
+    partition: Literal["groups", "racks", "nodes"] | None = Field(
+        None,
+        description="How the partitioned engine cuts the fabric: groups (racks joined through switches that "
+        "reach some but not all of them: a fat-tree's pods, a leaf-spine's racks; the default), racks, or "
+        "nodes (every node on its own, every link cut: for tests, fabrics of at most 1024 nodes). Used with "
+        "run.threads only.",
+    )
+
+    @model_validator(mode="after")
+    def _partition_needs_threads(self) -> Run:
+        if self.partition is not None and self.threads is None:
+            raise ScenarioError(
+                "partition",
+                self.partition,
+                "set only with run.threads (the sequential engine does not partition the fabric)",
+            )
+        return self
 
 
 # The core's packet (net/packet.rs): payload bytes of a full packet, header bytes of every packet.
@@ -1021,10 +1049,18 @@ class Scenario(_Section):
         return json.dumps(self.to_core_dict(), allow_nan=False, separators=(",", ":"))
 
     def canonical_json(self) -> str:
-        """The scenario as canonical JSON (sorted keys, no spaces): equal scenarios give equal text."""
-        return json.dumps(
-            self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), allow_nan=False
-        )
+        """The scenario as canonical JSON (sorted keys, no spaces): equal scenarios give equal text.
+
+        The thread count is not part of it (every count gives the same results); whether the run is
+        partitioned, and how, is, when asked for (a scenario that does not ask keeps the text it had before
+        the partitioned engine existed).
+        """
+        data = self.model_dump(mode="json")
+        run = data["run"]
+        threads, partition = run.pop("threads"), run.pop("partition")
+        if threads is not None:
+            run["partitioned"] = partition or "groups"
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
     def canonical_hash(self) -> str:
         """sha256 of the canonical JSON, plus the content of any user file it names.

@@ -4,6 +4,9 @@
 //!
 //! cargo run --release -p pfabric-core --example bench -- [--parallelism] [SCENARIO ...]
 //!
+//! A scenario name may end in `@tN`: the same scenario on the partitioned engine with N threads (`run.threads`;
+//! `@t1` is the partitioned engine on one thread, the bare name the sequential engine).
+//!
 //! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
 //! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
 //! barrier's cost measured here between two threads.
@@ -53,6 +56,8 @@ fn scenario(name: &str) -> Option<Value> {
         // size).
         "pfabric-fattree-k16-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
+        "pfabric-fattree-k16-websearch-0.6-5k" => json!({"topology": {"kind": "fat-tree", "k": 16},
+            "workload": websearch(0.6, 5_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k32-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 32},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k64-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 64},
@@ -142,10 +147,23 @@ fn main() {
         names = vec!["tcp-websearch-0.6-20k".into(), "pfabric-websearch-0.6-20k".into()];
     }
     for name in names {
-        let Some(v) = scenario(&name) else {
+        let (base, threads) = match name.rsplit_once("@t") {
+            Some((base, n)) => match n.parse::<u32>() {
+                Ok(n) => (base, Some(n)),
+                Err(_) => {
+                    eprintln!("scenario {name}: @t must be followed by a thread count");
+                    std::process::exit(2);
+                }
+            },
+            None => (name.as_str(), None),
+        };
+        let Some(mut v) = scenario(base) else {
             eprintln!("unknown scenario {name}");
             std::process::exit(2);
         };
+        if let Some(n) = threads {
+            v["run"] = json!({"threads": n});
+        }
         let cfg = ScenarioConfig::from_value(&v).expect("valid scenario");
         let (cpu0, _) = cpu_and_peak_mem();
         let wall = Instant::now();
@@ -156,8 +174,8 @@ fn main() {
         let cpu_s = (cpu1 - cpu0).max(1e-9);
         let c = sim.counters();
         println!(
-            "{name}: flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
-            c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
+            "{name}: partitions {}  flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
+            sim.partitions(), c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
             c.packet_hops as f64 / cpu_s / 1e6, c.events as f64 / cpu_s / 1e6, peak_mib, sim.now() as f64 / 1e12,
             sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets
         );

@@ -69,6 +69,17 @@ impl TopologyConfig {
         }
     }
 
+    /// Hosts and switches.
+    pub fn nodes(&self) -> u32 {
+        self.hosts()
+            + match self.kind {
+                TopologyKind::LeafSpine { leaves, spines, .. } => leaves + spines,
+                TopologyKind::Star { .. } => 1,
+                TopologyKind::FatTree { k } => k * k + k * k / 4,
+                TopologyKind::Dumbbell { .. } => 2,
+            }
+    }
+
     pub fn build(&self) -> Topology {
         match self.kind {
             TopologyKind::LeafSpine { leaves, hosts_per_leaf, spines } => {
@@ -258,6 +269,11 @@ pub struct ScenarioConfig {
     pub max_sim_time: Option<Time>,
     /// Stop after this many events; unset: a budget derived from the flows (see the engine's `event_budget`).
     pub max_events: Option<u64>,
+    /// Run the partitioned engine on this many threads (0: every core); unset: the sequential engine. Every
+    /// thread count gives the same results (engine::parallel).
+    pub threads: Option<u32>,
+    /// How the partitioned engine cuts the fabric (fixed by the topology, never by the thread count).
+    pub partition: crate::net::partition::PartitionKind,
     pub measure: MeasureConfig,
 }
 
@@ -1003,7 +1019,7 @@ impl ScenarioConfig {
         let workload =
             parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts(), topology.links.host_rate_bps)?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
-        run.only(&["max_sim_time_s", "max_events"])?;
+        run.only(&["max_sim_time_s", "max_events", "threads", "partition"])?;
         let max_sim_time = match run.get("max_sim_time_s") {
             None => None,
             Some(_) => Some(ps_from_s(run.duration("max_sim_time_s", 1.0, 1.0, true)?)),
@@ -1012,8 +1028,31 @@ impl ScenarioConfig {
             None | Some(Value::Null) => None,
             Some(_) => Some(run.int_in("max_events", 1, 1, u64::MAX >> 1)?),
         };
+        let threads = match run.get("threads") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(run.int_in("threads", 1, 0, 4096)? as u32),
+        };
+        use crate::net::partition::{PartitionKind, MAX_NODE_PARTITIONS};
+        let partition = match run.get("partition") {
+            None | Some(Value::Null) => PartitionKind::default(),
+            Some(Value::String(name)) => match PartitionKind::parse(name) {
+                Some(kind) => kind,
+                None => return err("run.partition", format!("{name:?}"), "one of: groups, racks, nodes"),
+            },
+            Some(other) => return err("run.partition", other.to_string(), "one of: groups, racks, nodes"),
+        };
+        if partition == PartitionKind::Nodes && topology.nodes() > MAX_NODE_PARTITIONS {
+            return err(
+                "run.partition",
+                "\"nodes\"".to_string(),
+                format!(
+                    "groups or racks on a fabric of {} nodes (nodes: at most {MAX_NODE_PARTITIONS})",
+                    topology.nodes()
+                ),
+            );
+        }
         let measure = parse_measure(s.get("output").unwrap_or(&empty))?;
-        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time, max_events, measure })
+        Ok(ScenarioConfig { seed, topology, workload, scheme, max_sim_time, max_events, threads, partition, measure })
     }
 }
 

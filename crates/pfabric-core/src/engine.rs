@@ -19,6 +19,8 @@
 //! rescheduled, so ACKs never touch the event queue for timers. A finished flow keeps only its output record.
 
 use crate::config::{MeasureConfig, Routing, ScenarioConfig};
+use std::sync::Arc;
+
 use crate::ideal::IdealScheduler;
 use crate::metrics::lone_flow::LoneFlowIdeal;
 use crate::metrics::parallelism::WindowProfile;
@@ -36,6 +38,10 @@ use crate::transport::{Receiver, Sender, TransportParams};
 use crate::workload::{offered_wire_bytes, Arrivals, FlowSpec};
 
 const NO_SLOT: u32 = u32::MAX;
+/// A port whose link ends in the same partition (every port of a sequential run).
+const LOCAL: u32 = u32::MAX;
+
+mod parallel;
 
 /// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
 const EVENT_BUDGET_BASE: u64 = 1_000_000;
@@ -67,6 +73,9 @@ struct PortState {
     peer_node: u32,
     /// Where the port's tier (first hop, fabric, last hop) starts in the loss tables: tier x bins.
     loss_base: u32,
+    /// In a partitioned run, the partition of the link's far end when it is another (its packets are handed
+    /// over there); [`LOCAL`] otherwise, and always in a sequential run.
+    peer_part: u32,
     // Second and third lines: the queue, and its time average.
     queue: Queue,
     /// Time integral of the queue's bytes (byte-picoseconds) up to `queue_since`: its time average.
@@ -180,7 +189,7 @@ pub struct Simulation {
     now: Time,
     events: EventQueue,
     pool: PacketPool,
-    pub(crate) topo: Topology,
+    pub(crate) topo: Arc<Topology>,
     ports: Vec<PortState>,
     transport: TransportParams,
     routing: Routing,
@@ -221,60 +230,107 @@ pub struct Simulation {
     pub(crate) target_load: f64,
     /// Events charged to racks and windows, when asked for (`profile_parallelism`).
     window_profile: Option<Box<WindowProfile>>,
+    /// A partitioned run's partition: where each port of the fabric is in `ports` (u32::MAX: in another
+    /// partition). None in a sequential run, where a port's id is its index.
+    local_port: Option<Arc<[u32]>>,
+    /// A partitioned run's partition: what it shares with the others and what it reports to them.
+    part: Option<Box<parallel::PartState>>,
+    /// A partitioned run, on the simulation that gathers its results: the partitions and their windows.
+    partitioned: Option<Box<parallel::Partitioned>>,
+    /// Packets still held by the partitions of a partitioned run, when it ended.
+    parked_packets: usize,
+    /// The partitions a partitioned run had (0: a sequential run), and the windows it ran.
+    pub(crate) partitions: usize,
+    pub(crate) windows: u64,
     #[cfg(test)]
     port_log: Vec<PortLog>,
 }
 
+/// A port's state at the start of a run: port `i` of the fabric, `spec`, with the scheme's queue.
+fn port_state(i: usize, spec: &crate::net::topology::PortSpec, queue: &QueueConfig, loss_bins: usize) -> PortState {
+    let bits_ps = 8 * crate::sim::time::PS_PER_S;
+    PortState {
+        busy_until: 0,
+        ps_per_byte: if bits_ps.is_multiple_of(spec.rate_bps) {
+            u32::try_from(bits_ps / spec.rate_bps).unwrap_or(0)
+        } else {
+            0
+        },
+        rate_bps: spec.rate_bps,
+        queued_bytes: 0,
+        delay_ps: spec.delay_ps,
+        tx_packets: 0,
+        tx_bytes: 0,
+        queue_since: 0,
+        peer_node: spec.peer_node,
+        loss_base: spec.tier as u32 * loss_bins as u32,
+        peer_part: LOCAL,
+        max_queue_bytes: 0,
+        queue: queue.build(),
+        queue_area: 0,
+        drops: PortCounters::default(),
+        pdq: match *queue {
+            QueueConfig::DropTailPdq { early_start, expiry, .. } => {
+                Some(Box::new(PdqPort::new(i as u32, spec.rate_bps, early_start, expiry)))
+            }
+            _ => None,
+        },
+    }
+}
+
 impl Simulation {
+    /// A run of `cfg`: sequential, or partitioned when `run.threads` is set and the scenario allows it (see
+    /// `engine::parallel`).
     pub fn new(cfg: ScenarioConfig) -> Self {
-        let topo = cfg.topology.build();
-        let bits_ps = 8 * crate::sim::time::PS_PER_S;
+        let topo = Arc::new(cfg.topology.build());
+        if cfg.threads.is_some() && parallel::partitionable(&cfg) {
+            return parallel::Partitioned::simulation(cfg, topo);
+        }
+        Self::sequential(cfg, topo)
+    }
+
+    fn sequential(cfg: ScenarioConfig, topo: Arc<Topology>) -> Self {
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
-        let ports = topo
-            .ports
-            .iter()
-            .enumerate()
-            .map(|(i, spec)| PortState {
-                busy_until: 0,
-                ps_per_byte: if bits_ps.is_multiple_of(spec.rate_bps) {
-                    u32::try_from(bits_ps / spec.rate_bps).unwrap_or(0)
-                } else {
-                    0
-                },
-                rate_bps: spec.rate_bps,
-                queued_bytes: 0,
-                delay_ps: spec.delay_ps,
-                tx_packets: 0,
-                tx_bytes: 0,
-                queue_since: 0,
-                peer_node: spec.peer_node,
-                loss_base: spec.tier as u32 * loss_bins as u32,
-                max_queue_bytes: 0,
-                queue: cfg.scheme.queue.build(),
-                queue_area: 0,
-                drops: PortCounters::default(),
-                pdq: match cfg.scheme.queue {
-                    QueueConfig::DropTailPdq { early_start, expiry, .. } => {
-                        Some(Box::new(PdqPort::new(i as u32, spec.rate_bps, early_start, expiry)))
-                    }
-                    _ => None,
-                },
-            })
-            .collect::<Vec<_>>();
-        let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals } = cfg.measure;
+        let ports =
+            topo.ports.iter().enumerate().map(|(i, spec)| port_state(i, spec, &cfg.scheme.queue, loss_bins)).collect();
+        let arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
+        let spray = Rng::stream(cfg.seed, "spray");
+        let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
+        let mut sim = Self::base(&cfg, topo, ports, spray, longest_path);
+        sim.flows_total = arrivals.total();
+        if cfg.scheme.flow_level {
+            sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
+        }
+        if let Some(s) = &sim.sampler {
+            sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
+        }
+        sim.start_arrivals(arrivals);
+        sim
+    }
+
+    /// Hand the run its flows: the first one's arrival is scheduled.
+    fn start_arrivals(&mut self, mut arrivals: Arrivals) {
+        self.next_arrival = arrivals.next_flow();
+        self.arrivals = arrivals;
+        if let Some(f) = self.next_arrival {
+            self.events.schedule(f.start, EventKind::FlowArrival, 0, 0);
+        }
+    }
+
+    /// What every run starts with: its ports, no flows, no events.
+    fn base(cfg: &ScenarioConfig, topo: Arc<Topology>, ports: Vec<PortState>, spray: Rng, longest_path: u64) -> Self {
+        let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals } = cfg.measure.clone();
         let target_load = match &cfg.workload {
             crate::config::WorkloadConfig::Poisson { load, .. } => *load,
             _ => 0.0,
         };
-        let mut arrivals = cfg.workload.into_arrivals(&topo, &cfg.topology, cfg.seed);
-        let flows_total = arrivals.total();
         // PDQ keeps per-flow state along one path: its packets follow the flow's ECMP path, never sprayed.
         let routing = if matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }) {
             Routing::Ecmp
         } else {
             cfg.topology.routing
         };
-        let mut sim = Simulation {
+        Simulation {
             now: 0,
             events: EventQueue::for_horizon(event_horizon(&topo)),
             pool: PacketPool::new(),
@@ -284,9 +340,9 @@ impl Simulation {
             routing,
             lone_flow: LoneFlowIdeal::new(routing),
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
-            spray: Rng::stream(cfg.seed, "spray"),
+            spray,
             next_arrival: None,
-            flows_total,
+            flows_total: None,
             flows: Vec::new(),
             conns: Vec::new(),
             free_slots: Vec::new(),
@@ -299,7 +355,7 @@ impl Simulation {
             event_budget: cfg.max_events.unwrap_or(EVENT_BUDGET_BASE),
             budget_derived: cfg.max_events.is_none(),
             out_of_budget: false,
-            longest_path: 0,
+            longest_path,
             arrivals: Arrivals::List { flows: Vec::new(), next: 0 },
             loss: PriorityLoss::new(loss_priority_edges),
             sampler: sample_interval.filter(|_| track_flows > 0).map(|interval| Sampler {
@@ -312,22 +368,15 @@ impl Simulation {
             arrival_log: log_arrivals.then_some(ArrivalLog { track_flows, rows: Vec::new() }),
             target_load,
             window_profile: None,
+            local_port: None,
+            part: None,
+            partitioned: None,
+            parked_packets: 0,
+            partitions: 0,
+            windows: 0,
             #[cfg(test)]
             port_log: Vec::new(),
-        };
-        sim.longest_path = (1..sim.topo.hosts).map(|d| sim.topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
-        if cfg.scheme.flow_level {
-            sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
         }
-        if let Some(s) = &sim.sampler {
-            sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
-        }
-        sim.next_arrival = arrivals.next_flow();
-        sim.arrivals = arrivals;
-        if let Some(f) = sim.next_arrival {
-            sim.events.schedule(f.start, EventKind::FlowArrival, 0, 0);
-        }
-        sim
     }
 
     /// The most events ever pending at once.
@@ -384,7 +433,17 @@ impl Simulation {
 
     /// Packets still queued or on a wire.
     pub fn live_packets(&self) -> usize {
-        self.pool.live()
+        self.pool.live() + self.parked_packets
+    }
+
+    /// The partitions of a partitioned run (0: the run is sequential).
+    pub fn partitions(&self) -> usize {
+        self.partitions
+    }
+
+    /// The windows a partitioned run synchronized its partitions in (0: sequential).
+    pub fn windows(&self) -> u64 {
+        self.windows
     }
 
     /// Run to the end: until no event is left (every flow finished) or the time limit.
@@ -394,6 +453,9 @@ impl Simulation {
 
     /// Process at most `max_events` events. Returns true when the run is over.
     pub fn step(&mut self, max_events: u64) -> bool {
+        if self.partitioned.is_some() {
+            return parallel::Partitioned::step(self, max_events);
+        }
         // Two copies of the loop, so that a run without the parallelism profile pays nothing per event for it.
         if self.window_profile.is_some() {
             self.step_events::<true>(max_events)
@@ -433,7 +495,7 @@ impl Simulation {
             // whatever the kind: a branch on it costs more than a useless prefetch.)
             if let Some(next) = self.events.peek_after_pop() {
                 self.pool.prefetch(next.a);
-                if let Some(ps) = self.ports.get(next.b as usize) {
+                if let Some(ps) = self.ports.get(self.slot(next.b)) {
                     crate::sim::prefetch(ps);
                     crate::sim::prefetch(&ps.queue);
                 }
@@ -441,15 +503,21 @@ impl Simulation {
             if PROFILE {
                 self.profile_event(ev.kind(), ev.a, ev.b);
             }
-            match ev.kind() {
-                EventKind::Arrive => self.arrive(ev.a, ev.b),
-                EventKind::FlowArrival => self.flow_arrival(),
-                EventKind::Timer => self.timer(ev.a, ev.time),
-                EventKind::Sample => self.sample(),
-                EventKind::IdealCompletion => self.ideal_completion(ev.a),
-            }
+            self.dispatch(ev);
         }
         false
+    }
+
+    /// Do what event `ev` says (its time is now).
+    #[inline(always)]
+    fn dispatch(&mut self, ev: crate::sim::event::Event) {
+        match ev.kind() {
+            EventKind::Arrive => self.arrive(ev.a, ev.b),
+            EventKind::FlowArrival => self.flow_arrival(),
+            EventKind::Timer => self.timer(ev.a, ev.time),
+            EventKind::Sample => self.sample(),
+            EventKind::IdealCompletion => self.ideal_completion(ev.a),
+        }
     }
 
     /// Charge an event to the node where it happens (see `metrics::parallelism`).
@@ -495,8 +563,14 @@ impl Simulation {
         }
     }
 
-    /// Record a new flow (its output row, with its ideal FCT); returns its id.
+    /// Record a new flow (its output row, with its ideal FCT); returns its id. A partition of a partitioned
+    /// run has its flows' rows made in advance, and counts the flow.
     fn record_flow(&mut self, f: &FlowSpec) -> u32 {
+        if let Some(part) = &mut self.part {
+            let id = part.next_flow_id();
+            self.count_flow(f);
+            return id;
+        }
         let id = self.flows.len() as u32;
         let ideal_fct = self.lone_flow.fct(&self.topo, id, f.src, f.dst, f.size_bytes);
         // A deadline is never tighter than min_factor x the ideal FCT (the paper's 1.25).
@@ -514,6 +588,12 @@ impl Simulation {
             out_of_order: 0,
             terminated: false,
         });
+        self.count_flow(f);
+        id
+    }
+
+    /// A flow starts: counted, and the event budget grows with it.
+    fn count_flow(&mut self, f: &FlowSpec) {
         self.counters.flows_started += 1;
         self.counters.offered_wire_bytes += offered_wire_bytes(f);
         if self.budget_derived {
@@ -521,26 +601,23 @@ impl Simulation {
             let unimpeded = 2 * packets_for(f.size_bytes) * self.longest_path + 4;
             self.event_budget = self.event_budget.saturating_add(EVENT_ALLOWANCE.saturating_mul(unimpeded));
         }
-        id
+    }
+
+    /// A flow's deadline as its row has it (floored at min_factor x its ideal FCT).
+    fn deadline_of(&self, id: u32) -> Option<Time> {
+        match &self.part {
+            None => self.flows[id as usize].deadline,
+            Some(part) => part.records[id as usize].deadline,
+        }
     }
 
     fn start_flow(&mut self, f: FlowSpec) {
         let id = self.record_flow(&f);
-        let deadline = self.flows[id as usize].deadline; // floored at min_factor x the ideal FCT
+        let deadline = self.deadline_of(id); // floored at min_factor x the ideal FCT
         let mut sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
         sender.fixed_rank = f.rank;
         let receiver = Receiver::new(sender.sb.npkts);
-        let slot = match self.free_slots.pop() {
-            Some(s) => {
-                self.conns[s as usize] = Some(Connection { sender, receiver });
-                s
-            }
-            None => {
-                self.conns.push(Some(Connection { sender, receiver }));
-                (self.conns.len() - 1) as u32
-            }
-        };
-        self.slot_of.push(slot);
+        let slot = self.open_connection(id, Connection { sender, receiver });
         self.active_flows += 1;
         self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
         let mut out = std::mem::take(&mut self.out);
@@ -549,6 +626,26 @@ impl Simulation {
         self.send_from_host(f.src, &mut out);
         self.out = out;
         self.sync_timer(id);
+    }
+
+    /// Give flow `id` a slot for its connection.
+    fn open_connection(&mut self, id: u32, conn: Connection) -> u32 {
+        let slot = match self.free_slots.pop() {
+            Some(s) => {
+                self.conns[s as usize] = Some(conn);
+                s
+            }
+            None => {
+                self.conns.push(Some(conn));
+                (self.conns.len() - 1) as u32
+            }
+        };
+        if self.part.is_some() {
+            self.slot_of[id as usize] = slot;
+        } else {
+            self.slot_of.push(slot);
+        }
+        slot
     }
 
     /// Ideal mode: the flow joins the central scheduler, which is brought up to now and rescheduled.
@@ -583,13 +680,25 @@ impl Simulation {
     fn close_flow(&mut self, id: u32) {
         let slot = self.slot_of[id as usize];
         let conn = self.conns[slot as usize].take().unwrap();
-        let rec = &mut self.flows[id as usize];
-        rec.retransmissions = conn.sender.retransmissions;
-        rec.timeouts = conn.sender.timeouts;
-        rec.out_of_order = conn.receiver.out_of_order;
+        self.note_counts(id, &conn);
         self.slot_of[id as usize] = NO_SLOT;
         self.free_slots.push(slot);
         self.active_flows -= 1;
+    }
+
+    /// Copy a flow's sender and receiver counts into its row (a partition: those of the halves it holds).
+    fn note_counts(&mut self, id: u32, conn: &Connection) {
+        match &mut self.part {
+            None => {
+                let rec = &mut self.flows[id as usize];
+                rec.retransmissions = conn.sender.retransmissions;
+                rec.timeouts = conn.sender.timeouts;
+                rec.out_of_order = conn.receiver.out_of_order;
+            }
+            Some(part) => {
+                part.note_counts(id, conn.sender.retransmissions, conn.sender.timeouts, conn.receiver.out_of_order)
+            }
+        }
     }
 
     /// Make sure flow `id` has a timer event at or before its sender's next wake-up (retransmission timer,
@@ -627,6 +736,7 @@ impl Simulation {
                 self.send_from_host(src, &mut out);
                 self.out = out;
                 if quit {
+                    // PDQ only, which runs sequentially.
                     self.flows[id as usize].terminated = true;
                     self.close_flow(id);
                 } else {
@@ -637,6 +747,16 @@ impl Simulation {
     }
 
     // ---- packets ----
+
+    /// Where port `port` of the fabric is in `ports`: its id in a sequential run, its place in the partition's
+    /// ports in a partitioned one (u32::MAX there for another partition's port).
+    #[inline(always)]
+    fn slot(&self, port: u32) -> usize {
+        match &self.local_port {
+            None => port as usize,
+            Some(local) => local[port as usize] as usize,
+        }
+    }
 
     fn send_from_host(&mut self, host: u32, out: &mut Vec<Packet>) {
         let port = self.topo.nic_port(host);
@@ -658,7 +778,8 @@ impl Simulation {
         self.send_due(port);
         #[cfg(test)]
         self.port_log.push(PortLog::Enqueue { port, at: self.now, id });
-        let ps = &mut self.ports[port as usize];
+        let slot = self.slot(port);
+        let ps = &mut self.ports[slot];
         // Asked of the run, not of the port: the port's PDQ state lies outside the lines every packet reads.
         if self.pdq_ports {
             if let Some(pdq) = &mut ps.pdq {
@@ -700,7 +821,8 @@ impl Simulation {
     /// Port `port` starts sending packet `id` at `start` (now, or the moment its serializer freed).
     #[inline(always)]
     fn transmit(&mut self, port: u32, id: PacketId, wire: u32, start: Time) {
-        let ps = &mut self.ports[port as usize];
+        let slot = self.slot(port);
+        let ps = &mut self.ports[slot];
         let wire = wire as u64;
         let ser = ps.serialization(wire);
         ps.busy_until = start + ser;
@@ -709,7 +831,13 @@ impl Simulation {
         ps.tx_packets += 1;
         ps.tx_bytes += wire;
         self.counters.packet_hops += 1;
-        self.events.schedule(start + ser + ps.delay_ps, EventKind::Arrive, id, port);
+        let at = start + ser + ps.delay_ps;
+        if ps.peer_part == LOCAL {
+            self.events.schedule(at, EventKind::Arrive, id, port);
+        } else {
+            let dest = ps.peer_part;
+            self.hand_over(dest, at, port, id);
+        }
     }
 
     /// Bring port `port` up to now: each time its serializer freed (at or before now) with packets waiting, it
@@ -717,14 +845,15 @@ impl Simulation {
     /// the port up to date first.
     #[inline(always)]
     fn send_due(&mut self, port: u32) {
-        if self.ports[port as usize].owes_a_send(self.now) {
+        if self.ports[self.slot(port)].owes_a_send(self.now) {
             self.send_due_loop(port);
         }
     }
 
     fn send_due_loop(&mut self, port: u32) {
-        while self.ports[port as usize].owes_a_send(self.now) {
-            let ps = &mut self.ports[port as usize];
+        let slot = self.slot(port);
+        while self.ports[slot].owes_a_send(self.now) {
+            let ps = &mut self.ports[slot];
             let at = ps.busy_until;
             ps.account_queue(at);
             let Some((id, wire)) = ps.queue.dequeue(&self.pool, at) else {
@@ -742,7 +871,11 @@ impl Simulation {
 
     /// The run stops at its time limit: every port sends what it would have sent by then.
     fn send_all_due(&mut self) {
-        for port in 0..self.ports.len() as u32 {
+        let ports: Vec<u32> = match &self.part {
+            None => (0..self.ports.len() as u32).collect(),
+            Some(part) => part.ports.clone(),
+        };
+        for port in ports {
             self.send_due(port);
         }
     }
@@ -757,7 +890,7 @@ impl Simulation {
         for k in 0..n {
             let port = self.topo.next_hops(node, dst)[(first + k) % n];
             self.send_due(port);
-            let ps = &self.ports[port as usize];
+            let ps = &self.ports[self.slot(port)];
             let free = ps.busy_until.max(self.now) + ps.serialization(ps.queued_bytes);
             if free < best.0 {
                 best = (free, port);
@@ -769,9 +902,17 @@ impl Simulation {
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
     fn arrive(&mut self, id: PacketId, from: u32) {
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
-        // anything waiting) leaves now, before its arrival could be due.
-        self.send_due(from);
-        let node = self.ports[from as usize].peer_node;
+        // anything waiting) leaves now, before its arrival could be due. (A port of another partition is
+        // brought up to date by its own partition, at the end of each window: `parallel`.)
+        let slot = self.slot(from);
+        let node = match self.ports.get(slot) {
+            Some(ps) => {
+                let node = ps.peer_node;
+                self.send_due(from);
+                node
+            }
+            None => self.topo.ports[from as usize].peer_node,
+        };
         if node >= self.topo.hosts {
             let p = self.pool.get(id);
             let choices = self.topo.next_hops(node, p.dst);
@@ -807,10 +948,16 @@ impl Simulation {
         } else {
             self.counters.control_packets_delivered += 1;
         }
-        let slot = self.slot_of[pkt.flow as usize];
+        let mut slot = self.slot_of[pkt.flow as usize];
         if slot == NO_SLOT {
-            self.pool.release(id);
-            return; // a late copy for a flow whose sender already closed
+            match &self.part {
+                // A partition meets a flow from another partition's host with its first packet here.
+                Some(part) if !part.owns(pkt.src) => slot = self.open_receiver(pkt.flow),
+                _ => {
+                    self.pool.release(id);
+                    return; // a late copy for a flow whose sender already closed
+                }
+            }
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
@@ -821,7 +968,10 @@ impl Simulation {
         }
         let arrival = conn.receiver.on_packet(pkt.seq);
         if arrival == Arrival::Completes {
-            self.flows[pkt.flow as usize].finish = self.now;
+            match &mut self.part {
+                None => self.flows[pkt.flow as usize].finish = self.now,
+                Some(part) => part.finished.push((pkt.flow, self.now)),
+            }
             self.counters.flows_finished += 1;
         }
         if arrival != Arrival::Old {
@@ -909,15 +1059,20 @@ impl Simulation {
 
     /// Copy the counters of flows still open into their records (at the end of a run).
     fn finish_records(&mut self) {
-        for (id, &slot) in self.slot_of.iter().enumerate() {
+        for id in 0..self.slot_of.len() {
+            let slot = self.slot_of[id];
             if slot != NO_SLOT {
-                let c = self.conns[slot as usize].as_ref().unwrap();
-                self.flows[id].retransmissions = c.sender.retransmissions;
-                self.flows[id].timeouts = c.sender.timeouts;
-                self.flows[id].out_of_order = c.receiver.out_of_order;
+                let conn = self.conns[slot as usize].take().unwrap();
+                self.note_counts(id as u32, &conn);
+                self.conns[slot as usize] = Some(conn);
             }
         }
     }
+}
+
+/// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.
+fn event_horizon_shift(topo: &Topology) -> u32 {
+    EventQueue::for_horizon(event_horizon(topo)).shift()
 }
 
 /// How far ahead packet events fall: the longest serialization of a full packet plus propagation, over all
@@ -1028,6 +1183,53 @@ mod port_behaviour {
             assert!(check_work_conserving(&sim) > 100_000, "{scheme}");
             assert_eq!(sim.live_packets(), 0);
         }
+    }
+
+    /// The same, partitioned: every link cut (each node its own partition), so every hop is handed over
+    /// between windows; on two threads and on one, with the same port records.
+    #[test]
+    fn partitioned_ports_are_work_conserving_single_servers_and_thread_counts_agree() {
+        let run_on = |threads: u32, max_sim_time_s: Option<f64>| {
+            let pkts = [6., 6., 13., 19., 33., 53., 133., 667., 1333., 3333., 6667., 20000.];
+            let cdf = [0., 0.15, 0.2, 0.3, 0.4, 0.53, 0.6, 0.7, 0.8, 0.9, 0.97, 1.];
+            let cfg = ScenarioConfig::from_value(&serde_json::json!({
+                "seed": 12,
+                "topology": {"kind": "fat-tree", "k": 4},
+                "workload": {"kind": "poisson", "load": 0.8, "flows": 300, "cdf": {
+                    "size_bytes": pkts.iter().map(|p| p * 1460.0).collect::<Vec<_>>(), "cdf": cdf.to_vec(),
+                    "interpolation": "linear"}},
+                "scheme": {"name": "pfabric"},
+                "run": {"threads": threads, "partition": "nodes", "max_sim_time_s": max_sim_time_s},
+            }))
+            .expect("valid scenario");
+            let mut sim = Simulation::new(cfg);
+            sim.run();
+            sim
+        };
+        let one = run_on(1, None);
+        assert_eq!(one.partitions(), 36);
+        assert_eq!(one.counters.flows_finished, 300);
+        assert!(one.counters.data_packets_dropped > 0);
+        assert!(check_work_conserving(&one) > 10_000);
+        assert_eq!(one.live_packets(), 0);
+        let two = run_on(2, None);
+        let key = |s: &Simulation| -> Vec<(u32, Time, u32)> {
+            let mut v: Vec<_> = s
+                .port_log
+                .iter()
+                .filter_map(|e| match *e {
+                    PortLog::Start { port, at, end, .. } => Some((port, at, (end - at) as u32)),
+                    _ => None,
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(key(&one), key(&two));
+        let cut = run_on(2, Some(0.0005));
+        assert!(cut.cut_short() && cut.now == 500_000_000);
+        assert!(cut.live_packets() > 0);
+        check_work_conserving(&cut);
     }
 
     #[test]

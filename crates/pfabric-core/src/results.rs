@@ -149,5 +149,7 @@ pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
         ("out_of_event_budget", if sim.out_of_budget() { 1.0 } else { 0.0 }),
         ("event_budget", sim.event_budget() as f64),
         ("target_load", sim.target_load),
+        ("partitions", sim.partitions() as f64),
+        ("windows", sim.windows() as f64),
     ]
 }

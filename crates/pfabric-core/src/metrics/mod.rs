@@ -60,3 +60,20 @@ pub struct RunCounters {
     pub peak_active_flows: u64,
     pub peak_live_packets: u64,
 }
+
+impl RunCounters {
+    /// Add another part's counts to these (the peaks, which do not add, are left as they are).
+    pub fn add(&mut self, o: &RunCounters) {
+        self.events += o.events;
+        self.packet_hops += o.packet_hops;
+        self.data_packets_sent += o.data_packets_sent;
+        self.data_packets_delivered += o.data_packets_delivered;
+        self.data_packets_dropped += o.data_packets_dropped;
+        self.control_packets_sent += o.control_packets_sent;
+        self.control_packets_delivered += o.control_packets_delivered;
+        self.control_packets_dropped += o.control_packets_dropped;
+        self.offered_wire_bytes += o.offered_wire_bytes;
+        self.flows_started += o.flows_started;
+        self.flows_finished += o.flows_finished;
+    }
+}

@@ -16,9 +16,9 @@
 //! the busiest thread's events), and from them the speed-up bound `events / (critical + windows x barrier)`
 //! for a barrier cost given in events.
 
-use crate::net::packet::CONTROL_WIRE_BYTES;
+use crate::net::partition::Partitioning;
 use crate::net::topology::Topology;
-use crate::sim::time::{serialization_ps, Time};
+use crate::sim::time::Time;
 
 /// The thread counts the profile follows.
 pub const THREADS: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
@@ -44,54 +44,7 @@ pub struct WindowProfile {
 
 impl WindowProfile {
     pub fn new(topo: &Topology) -> Self {
-        let mut rack_of = vec![u32::MAX; topo.nodes as usize];
-        let mut racks = 0u32;
-        for h in 0..topo.hosts {
-            let edge = topo.edge_switch(h);
-            if rack_of[edge as usize] == u32::MAX {
-                rack_of[edge as usize] = racks;
-                racks += 1;
-            }
-            rack_of[h as usize] = rack_of[edge as usize];
-        }
-        // Every other switch joins, nearest the hosts first, the rack among its neighbours' that has the fewest
-        // switches so far: a fat-tree's aggregation switches stay in their pod, and core switches and spines
-        // spread evenly.
-        let mut switches_in = vec![1u32; racks as usize];
-        loop {
-            let mut joined = Vec::new();
-            for s in topo.hosts..topo.nodes {
-                if rack_of[s as usize] != u32::MAX {
-                    continue;
-                }
-                let best = topo
-                    .ports_of(s)
-                    .map(|p| rack_of[topo.ports[p as usize].peer_node as usize])
-                    .filter(|&r| r != u32::MAX)
-                    .min_by_key(|&r| (switches_in[r as usize], r));
-                if let Some(r) = best {
-                    joined.push((s, r));
-                    switches_in[r as usize] += 1;
-                }
-            }
-            if joined.is_empty() {
-                break;
-            }
-            for (s, r) in joined {
-                rack_of[s as usize] = r;
-            }
-        }
-        // Switches no host can reach (none in a connected fabric) go to rack 0.
-        for r in rack_of.iter_mut().filter(|r| **r == u32::MAX) {
-            *r = 0;
-        }
-        // Cut links: those between racks. No cut (one rack): the whole run is one window per lookahead of
-        // any link.
-        let cut = topo.ports.iter().filter(|p| rack_of[p.node as usize] != rack_of[p.peer_node as usize]);
-        let crossing =
-            |p: &crate::net::topology::PortSpec| p.delay_ps + serialization_ps(CONTROL_WIRE_BYTES as u64, p.rate_bps);
-        let lookahead = cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1);
-        let racks = racks.max(1) as usize;
+        let Partitioning { part_of: rack_of, parts: racks, lookahead } = Partitioning::racks(topo);
         WindowProfile {
             lookahead,
             rack_of,

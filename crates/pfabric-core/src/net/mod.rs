@@ -1,4 +1,5 @@
 //! The network: packets, topologies and routes.
 pub mod packet;
+pub mod partition;
 pub mod pdq_port;
 pub mod topology;

@@ -116,7 +116,7 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Eve
 }
 
 /// The widest bucket whose offsets two 8-bit radix passes cover.
-const RADIX_MAX_SHIFT: u32 = 16;
+pub const RADIX_MAX_SHIFT: u32 = 16;
 
 /// A full bucket pushed in sequence order, sorted by time offset with two stable counting passes (low byte,
 /// then high byte): ties keep the push order, which is the sequence order, so the run is in (time, seq) order.
@@ -230,6 +230,11 @@ impl EventQueue {
         Self::with_slot_width(64 - (per_slot - 1).leading_zeros())
     }
 
+    /// Its buckets are `2^shift` picoseconds wide.
+    pub fn shift(&self) -> u32 {
+        self.shift
+    }
+
     /// The most events ever pending at once.
     pub fn peak_len(&self) -> usize {
         self.peak
@@ -338,6 +343,47 @@ impl EventQueue {
     #[inline(always)]
     pub fn peek_after_pop(&self) -> Option<&Event> {
         self.run.get(self.run_next)
+    }
+
+    /// The time of the next event, if any, without moving the calendar on (a partition asks it at the end of
+    /// each window, before events from other partitions join its queue).
+    pub fn next_time(&self) -> Option<Time> {
+        if let Some(e) = self.run.get(self.run_next) {
+            return Some(e.time);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        match self.next_occupied(self.run_end >> self.shift) {
+            Some(b) => self.buckets[b as usize & (SLOTS - 1)].iter().map(|e| e.time).min(),
+            None => self.far.peek_time(),
+        }
+    }
+
+    /// The next event if it is due before `limit`. The calendar moves on only to a bucket that starts before
+    /// `limit`, so events scheduled later at or after `limit` are never in its past.
+    #[inline]
+    pub fn pop_before(&mut self, limit: Time) -> Option<Event> {
+        if self.run_next == self.run.len() {
+            if self.len == 0 {
+                return None;
+            }
+            let next_bucket = match self.next_occupied(self.run_end >> self.shift) {
+                Some(b) => b,
+                None => self.far.peek_time().expect("a pending event") >> self.shift,
+            };
+            if next_bucket << self.shift >= limit {
+                return None;
+            }
+            self.advance();
+        }
+        let ev = self.run[self.run_next];
+        if ev.time >= limit {
+            return None;
+        }
+        self.len -= 1;
+        self.run_next += 1;
+        Some(ev)
     }
 
     #[inline]

@@ -1,0 +1,709 @@
+//! The partitioned engine: the fabric cut into partitions (`net::partition`), each a simulation of its own
+//! nodes with its own event queue, packets, flows, counters and random streams, run side by side on threads
+//! in windows of the lookahead (issue "Scale"; DESIGN.md section 8).
+//!
+//! A window is `[start, start + lookahead)`. Within it each partition runs its own events; a packet that
+//! crosses a cut link arrives at least one lookahead after it leaves, so in a later window: it waits in its
+//! partition's outbox. At the end of the window every partition hands its outboxes over (double-buffered
+//! mailboxes, one per ordered pair of partitions) and reports when its next event is due; after one barrier,
+//! every thread computes the same next window from the same reports. The next window opens with each
+//! partition taking in its mail, origin by origin in partition order and each origin's packets in the order
+//! it sent them, so equal arrival times are ordered by (time, origin partition, sequence).
+//!
+//! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
+//! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
+//! partition brings its cut ports up to date at the end of every window, and a cut port still holding packets
+//! bounds the next window's start by the moment its serializer frees (so that what it sends then, handed over
+//! at the end of that window, still arrives in a later one).
+//!
+//! What a partition does depends only on its state, the window and its mail, never on which thread runs it or
+//! when: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
+//! equal times are broken per partition), which is fixed by the topology; they differ from the sequential
+//! engine's in such ties, in the spray and adaptive routes' random draws (a stream per partition), and in the
+//! per-window counters below.
+//!
+//! What stays sequential, and why: the flow-level Ideal (one central scheduler over every flow), PDQ (its
+//! per-flow rate state sits on the ports of the whole path), throughput sampling and arrival logs (they
+//! read every tracked flow at one instant). A scenario that asks for any of them runs on the sequential engine
+//! whatever `run.threads` says. Flows are drawn up front and their rows (ideal FCT, deadline) made before the
+//! run; each partition starts the flows its hosts send. A flow whose receiver is in another partition has
+//! there a receiving half, made when its first packet arrives and kept to the end of the run (late copies
+//! are acknowledged as by the sequential engine's receiver), whose out-of-order count is read at the end.
+//! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::{port_state, Connection, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT};
+use crate::config::ScenarioConfig;
+use crate::metrics::{FlowRecord, RunCounters, UNFINISHED};
+use crate::net::packet::{Packet, PacketId};
+use crate::net::partition::Partitioning;
+use crate::net::topology::Topology;
+use crate::queue::QueueConfig;
+use crate::sim::event::EventKind;
+use crate::sim::rng::Rng;
+use crate::sim::time::Time;
+use crate::transport::{Receiver, Sender};
+use crate::workload::Arrivals;
+
+/// Whether a scenario can run partitioned (see the module docs for what stays sequential).
+pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
+    !cfg.scheme.flow_level
+        && !matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
+        && (cfg.measure.sample_interval.is_none() || cfg.measure.track_flows == 0)
+        && !cfg.measure.log_arrivals
+}
+
+/// A packet crossing a cut link: it arrives at `at` from port `from` (of the sending partition).
+#[derive(Clone, Copy)]
+pub(super) struct Handover {
+    at: Time,
+    from: u32,
+    packet: Packet,
+}
+
+/// What a partition of a partitioned run holds besides a simulation's own state.
+pub(super) struct PartState {
+    index: u32,
+    part_of: Arc<[u32]>,
+    /// The fabric's ports this partition owns, by their global ids, in the order of its `ports`.
+    pub(super) ports: Vec<u32>,
+    /// Every flow's row as it starts (made before the run).
+    pub(super) records: Arc<[FlowRecord]>,
+    /// The flows this partition's hosts send, in start order (their ids).
+    ids: Vec<u32>,
+    next_id: usize,
+    /// Packets for each other partition, sent in this window.
+    outbox: Vec<Vec<Handover>>,
+    /// Partitions the outbox holds packets for.
+    touched: Vec<u32>,
+    /// The earliest arrival among them.
+    min_sent: Time,
+    /// The end of the window being run: everything handed over arrives at or after it.
+    window_end: Time,
+    /// What it reported at the end of the last window it ran.
+    last_report: Report,
+    /// Cut ports that have sent and are not yet idle (still sending, or holding packets), and which are listed.
+    cut_busy: Vec<u32>,
+    cut_listed: Vec<bool>,
+    /// (flow, finish) for flows whose receiver is here and completed.
+    pub(super) finished: Vec<(u32, Time)>,
+    /// (flow, retransmissions, timeouts, out-of-order or u32::MAX where the receiver is elsewhere).
+    pub(super) counts: Vec<(u32, u32, u32, u32)>,
+}
+
+impl PartState {
+    /// Whether host (or node) `node` is in this partition.
+    #[inline]
+    pub(super) fn owns(&self, node: u32) -> bool {
+        self.part_of[node as usize] == self.index
+    }
+
+    pub(super) fn next_flow_id(&mut self) -> u32 {
+        let id = self.ids[self.next_id];
+        self.next_id += 1;
+        id
+    }
+
+    /// Note the counts of the halves of flow `id` that this partition holds.
+    pub(super) fn note_counts(&mut self, id: u32, retransmissions: u32, timeouts: u32, out_of_order: u32) {
+        let rec = &self.records[id as usize];
+        let (sends, receives) = (self.owns(rec.src), self.owns(rec.dst));
+        let (r, t) = if sends { (retransmissions, timeouts) } else { (u32::MAX, u32::MAX) };
+        self.counts.push((id, r, t, if receives { out_of_order } else { u32::MAX }));
+    }
+}
+
+impl Simulation {
+    /// A packet leaves for partition `dest`: it waits in the outbox until the window ends.
+    #[inline(never)]
+    pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, id: PacketId) {
+        let packet = *self.pool.get(id);
+        self.pool.release(id);
+        let slot = self.slot(from);
+        let part = self.part.as_mut().expect("only a partition has cut links");
+        if part.outbox[dest as usize].is_empty() {
+            part.touched.push(dest);
+        }
+        part.outbox[dest as usize].push(Handover { at, from, packet });
+        part.min_sent = part.min_sent.min(at);
+        debug_assert!(at >= part.window_end, "a packet handed over at {at} arrives within its window");
+        if !part.cut_listed[slot] {
+            part.cut_listed[slot] = true;
+            part.cut_busy.push(from);
+        }
+    }
+
+    /// A flow sent from another partition's host: its receiving half, made when its first packet arrives.
+    pub(super) fn open_receiver(&mut self, flow: u32) -> u32 {
+        let part = self.part.as_ref().unwrap();
+        let rec = part.records[flow as usize].clone();
+        let sender = Sender::new(flow, rec.src, rec.dst, rec.size_bytes, rec.deadline, &self.transport);
+        let receiver = Receiver::new(sender.sb.npkts);
+        self.open_connection(flow, Connection { sender, receiver })
+    }
+
+    /// Run this partition's events due before `end` (and, with a time limit, at or before it).
+    fn run_window(&mut self, end: Time) {
+        self.part.as_mut().unwrap().window_end = end;
+        let limit = self.max_time.map_or(end, |l| end.min(l.saturating_add(1)));
+        while let Some(ev) = self.events.pop_before(limit) {
+            debug_assert!(ev.time >= self.now, "event at {} after {}", ev.time, self.now);
+            self.now = ev.time;
+            self.counters.events += 1;
+            // As the sequential loop does: the next event's packet and port, fetched while this one runs.
+            if let Some(next) = self.events.peek_after_pop() {
+                self.pool.prefetch(next.a);
+                if let Some(ps) = self.ports.get(self.slot(next.b)) {
+                    crate::sim::prefetch(ps);
+                    crate::sim::prefetch(&ps.queue);
+                }
+            }
+            self.dispatch(ev);
+        }
+    }
+
+    /// Send what the cut ports owe by `at`; returns the earliest moment a cut port still holding packets
+    /// frees.
+    fn flush_cut_ports(&mut self, at: Time) -> Time {
+        let now = self.now;
+        self.now = at.max(now);
+        let mut busy = std::mem::take(&mut self.part.as_mut().unwrap().cut_busy);
+        let mut next = Time::MAX;
+        let mut i = 0;
+        while i < busy.len() {
+            let port = busy[i];
+            self.send_due(port);
+            let slot = self.slot(port);
+            let ps = &self.ports[slot];
+            if ps.queued_bytes != 0 {
+                next = next.min(ps.busy_until);
+                i += 1;
+            } else if ps.busy_until > self.now {
+                // Still sending: a packet that joins its queue in a later window leaves when it frees, which
+                // this list makes sure a flush sees.
+                i += 1;
+            } else {
+                self.part.as_mut().unwrap().cut_listed[slot] = false;
+                busy.swap_remove(i);
+            }
+        }
+        // Sending may have listed no new port (every port it sent on is listed already).
+        let part = self.part.as_mut().unwrap();
+        debug_assert!(part.cut_busy.is_empty());
+        part.cut_busy = busy;
+        self.now = now;
+        next
+    }
+}
+
+/// A partition's report at the end of a window.
+#[derive(Clone, Copy, Default)]
+struct Report {
+    /// When its next event is due, or the earliest of the packets it handed over, or a cut port frees.
+    next: Time,
+    events: u64,
+    /// The events its flows have earned (derived budget), without the base.
+    budget: u64,
+    active_flows: u64,
+    live_packets: u64,
+    /// Of those, the packets handed over in the window (in the mailboxes until the next one).
+    in_flight: u64,
+    flows_started: u64,
+    flows_finished: u64,
+    now: Time,
+}
+
+/// The mailboxes and reports the partitions share, and the barrier between windows.
+///
+/// Access protocol (why the cells need no locks): in window `w`, partition `o` writes only the cells
+/// `mail[w % 2][o][*]` and `report[w % 2][o]`, and at the start of window `w + 1` partition `d` drains only
+/// the cells `mail[w % 2][*][d]`; every thread reads every `report[w % 2][*]` between the barrier that ends
+/// window `w` and the one that ends `w + 1`. Writes to a buffer happen two windows apart, with a barrier
+/// between them and every read.
+struct Exchange {
+    parts: usize,
+    mail: Box<[UnsafeCell<Vec<Handover>>]>,
+    /// `has_mail[w % 2][d]`: some partition handed partition `d` packets in window `w` (set by the origins,
+    /// cleared by `d` as it takes them in; read after the barrier).
+    has_mail: Box<[std::sync::atomic::AtomicBool]>,
+    reports: Box<[UnsafeCell<Report>]>,
+    barrier: SpinBarrier,
+}
+
+// Safety: the cells are accessed as the protocol above says, which the window loop follows.
+unsafe impl Sync for Exchange {}
+
+impl Exchange {
+    fn new(parts: usize, threads: usize) -> Self {
+        Exchange {
+            parts,
+            mail: (0..2 * parts * parts).map(|_| UnsafeCell::new(Vec::new())).collect(),
+            has_mail: (0..2 * parts).map(|_| std::sync::atomic::AtomicBool::new(false)).collect(),
+            reports: (0..2 * parts).map(|_| UnsafeCell::new(Report::default())).collect(),
+            barrier: SpinBarrier::new(threads),
+        }
+    }
+
+    /// Safety: the caller is partition `from` in window `w` (writing) or `to` at the start of `w + 1`.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn mail(&self, w: u64, from: usize, to: usize) -> &mut Vec<Handover> {
+        &mut *self.mail[((w % 2) as usize * self.parts + from) * self.parts + to].get()
+    }
+
+    fn has_mail(&self, w: u64, to: usize) -> &std::sync::atomic::AtomicBool {
+        &self.has_mail[(w % 2) as usize * self.parts + to]
+    }
+
+    /// Safety: the caller is partition `p` at the end of window `w`.
+    unsafe fn report(&self, w: u64, p: usize, r: Report) {
+        *self.reports[(w % 2) as usize * self.parts + p].get() = r;
+    }
+
+    /// Safety: called between the barrier ending window `w` and the next.
+    unsafe fn reports(&self, w: u64) -> &[UnsafeCell<Report>] {
+        let b = (w % 2) as usize * self.parts;
+        &self.reports[b..b + self.parts]
+    }
+}
+
+/// Threads meet here at the end of every window. Spins (windows are short), yielding after a while so that
+/// more threads than cores still progress.
+struct SpinBarrier {
+    threads: usize,
+    waiting: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        SpinBarrier { threads, waiting: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+    }
+
+    fn wait(&self) {
+        if self.threads == 1 {
+            return;
+        }
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.waiting.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if spins < 2_000 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// Where the windows stand: the same on every thread, computed from the same reports.
+#[derive(Clone, Copy)]
+struct Windows {
+    /// The window being run (its mail buffer is `w % 2`) and its bounds.
+    w: u64,
+    start: Time,
+    end: Time,
+    lookahead: Time,
+    max_time: Option<Time>,
+    base_budget: u64,
+    /// Events of every partition when the current step began, and the step's allowance.
+    step_from: u64,
+    step_events: u64,
+    done: bool,
+    cut_short: bool,
+    out_of_budget: bool,
+    /// Sums over partitions at the last window's end, and their peaks.
+    totals: Report,
+    peak_active_flows: u64,
+    peak_live_packets: u64,
+    last_now: Time,
+}
+
+impl Windows {
+    /// Fold window `w`'s reports in and open the next window, or end the run or the step.
+    fn next(&mut self, reports: &[UnsafeCell<Report>]) -> bool {
+        let mut t = Report { next: Time::MAX, ..Report::default() };
+        for cell in reports {
+            // Safety: read between the barriers (`Exchange`).
+            let r = unsafe { *cell.get() };
+            t.next = t.next.min(r.next);
+            t.events += r.events;
+            t.budget += r.budget;
+            t.active_flows += r.active_flows;
+            t.live_packets += r.live_packets;
+            t.flows_started += r.flows_started;
+            t.flows_finished += r.flows_finished;
+            t.now = t.now.max(r.now);
+        }
+        self.totals = t;
+        self.last_now = t.now;
+        self.peak_active_flows = self.peak_active_flows.max(t.active_flows);
+        self.peak_live_packets = self.peak_live_packets.max(t.live_packets);
+        self.w += 1;
+        if t.next == Time::MAX {
+            self.done = true;
+        } else if self.max_time.is_some_and(|l| t.next > l) {
+            self.done = true;
+            self.cut_short = true;
+        } else if t.events >= self.base_budget.saturating_add(t.budget) {
+            self.done = true;
+            self.cut_short = true;
+            self.out_of_budget = true;
+        } else {
+            self.start = t.next;
+            self.end = t.next.saturating_add(self.lookahead);
+        }
+        self.done || t.events >= self.step_from.saturating_add(self.step_events)
+    }
+}
+
+/// A partitioned run: its partitions and where its windows stand. Held by the simulation that gathers the
+/// results.
+pub(super) struct Partitioned {
+    parts: Vec<Simulation>,
+    exchange: Exchange,
+    threads: usize,
+    windows: Windows,
+}
+
+impl Partitioned {
+    /// The simulation of a partitioned run of `cfg`: it holds the partitions, runs them with `step`, and when
+    /// they are done gathers their results into itself.
+    pub(super) fn simulation(cfg: ScenarioConfig, topo: Arc<Topology>) -> Simulation {
+        let cut = Partitioning::of(cfg.partition, &topo);
+        let parts = cut.parts;
+        let threads = match cfg.threads.unwrap_or(1) {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n as usize,
+        }
+        .clamp(1, parts);
+        let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
+        let mut outer = Simulation::base(&cfg, topo.clone(), Vec::new(), Rng::stream(cfg.seed, "spray"), longest_path);
+
+        // Every flow, drawn up front, and its row (ideal FCT and deadline as the sequential engine makes them).
+        let mut arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
+        let mut specs = Vec::new();
+        while let Some(f) = arrivals.next_flow() {
+            specs.push(f);
+        }
+        let records: Vec<FlowRecord> = specs
+            .iter()
+            .enumerate()
+            .map(|(id, f)| {
+                let ideal_fct = outer.lone_flow.fct(&topo, id as u32, f.src, f.dst, f.size_bytes);
+                let floor = f.start + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
+                FlowRecord {
+                    src: f.src,
+                    dst: f.dst,
+                    size_bytes: f.size_bytes,
+                    start: f.start,
+                    finish: UNFINISHED,
+                    ideal_fct,
+                    deadline: f.deadline.map(|d| d.max(floor)),
+                    retransmissions: 0,
+                    timeouts: 0,
+                    out_of_order: 0,
+                    terminated: false,
+                }
+            })
+            .collect();
+        outer.flows_total = Some(records.len() as u64);
+        let shared_records: Arc<[FlowRecord]> = records.clone().into();
+        outer.flows = records;
+
+        // Each port's place among its partition's ports.
+        let part_of: Arc<[u32]> = cut.part_of.clone().into();
+        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); parts];
+        let mut local = vec![0u32; topo.ports.len()];
+        for (i, spec) in topo.ports.iter().enumerate() {
+            let p = part_of[spec.node as usize] as usize;
+            local[i] = owned[p].len() as u32;
+            owned[p].push(i as u32);
+        }
+        let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
+        let mut sims = Vec::with_capacity(parts);
+        for (p, ports) in owned.into_iter().enumerate() {
+            // Where the ports are in this partition's list: their index, or u32::MAX for another partition's.
+            let local_port: Arc<[u32]> = (0..topo.ports.len())
+                .map(|i| if part_of[topo.ports[i].node as usize] as usize == p { local[i] } else { u32::MAX })
+                .collect();
+            let states = ports
+                .iter()
+                .map(|&i| {
+                    let spec = &topo.ports[i as usize];
+                    let mut ps = port_state(i as usize, spec, &cfg.scheme.queue, loss_bins);
+                    let peer = part_of[spec.peer_node as usize];
+                    ps.peer_part = if peer as usize == p { LOCAL } else { peer };
+                    ps
+                })
+                .collect::<Vec<_>>();
+            let spray = Rng::stream(cfg.seed, &format!("spray/{p}"));
+            let mut sim = Simulation::base(&cfg, topo.clone(), states, spray, longest_path);
+            // A partition sees a fraction of the events: buckets as wide as its share needs to hold a few each.
+            let widen = (usize::BITS - (parts.max(1) - 1).leading_zeros()).min(6);
+            // (No wider than the bucket sort's radix passes reach.)
+            let shift = super::event_horizon_shift(&topo);
+            let widened = (shift + widen).min(shift.max(crate::sim::event::RADIX_MAX_SHIFT));
+            sim.events = crate::sim::event::EventQueue::with_slot_width(widened);
+            if sim.budget_derived {
+                sim.event_budget = 0; // the flows' allowances only: the base counts once, for the whole run
+            }
+            let mine: Vec<usize> = (0..specs.len()).filter(|&i| part_of[specs[i].src as usize] as usize == p).collect();
+            let cut_listed = vec![false; ports.len()];
+            sim.local_port = Some(local_port);
+            sim.slot_of = vec![NO_SLOT; specs.len()];
+            sim.part = Some(Box::new(PartState {
+                index: p as u32,
+                part_of: part_of.clone(),
+                ports,
+                records: shared_records.clone(),
+                ids: mine.iter().map(|&i| i as u32).collect(),
+                next_id: 0,
+                outbox: vec![Vec::new(); parts],
+                touched: Vec::new(),
+                min_sent: Time::MAX,
+                window_end: 0,
+                last_report: Report { next: 0, ..Report::default() },
+                cut_busy: Vec::new(),
+                cut_listed,
+                finished: Vec::new(),
+                counts: Vec::new(),
+            }));
+            sim.start_arrivals(Arrivals::List { flows: mine.iter().map(|&i| specs[i]).collect(), next: 0 });
+            sims.push(sim);
+        }
+        let first = sims.iter().filter_map(|s| s.events.next_time()).min();
+        let windows = Windows {
+            w: 0,
+            start: first.unwrap_or(0),
+            end: first.unwrap_or(0).saturating_add(cut.lookahead),
+            lookahead: cut.lookahead,
+            max_time: cfg.max_sim_time,
+            base_budget: cfg.max_events.unwrap_or(EVENT_BUDGET_BASE),
+            step_from: 0,
+            step_events: 0,
+            done: first.is_none_or(|t| cfg.max_sim_time.is_some_and(|l| t > l)),
+            cut_short: first.is_some_and(|t| cfg.max_sim_time.is_some_and(|l| t > l)),
+            out_of_budget: false,
+            totals: Report::default(),
+            peak_active_flows: 0,
+            peak_live_packets: 0,
+            last_now: 0,
+        };
+        outer.partitioned =
+            Some(Box::new(Partitioned { parts: sims, exchange: Exchange::new(parts, threads), threads, windows }));
+        if windows.done {
+            Self::finish(&mut outer);
+        }
+        outer
+    }
+
+    /// The partitions of a run, for the run statistics.
+    pub(super) fn count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Run windows until `max_events` more events have run or the run is over (then gather the results into
+    /// `sim`). Returns whether the run is over.
+    pub(super) fn step(sim: &mut Simulation, max_events: u64) -> bool {
+        let Some(run) = sim.partitioned.as_mut() else { return true };
+        if run.windows.done {
+            return true;
+        }
+        run.windows.step_from = run.windows.totals.events;
+        run.windows.step_events = max_events;
+        let threads = run.threads;
+        let parts = run.parts.len();
+        let exchange = &run.exchange;
+        let windows = run.windows;
+        let result = if threads == 1 {
+            run_block(&mut run.parts, 0, exchange, windows)
+        } else {
+            // Thread t runs partitions [t * parts / threads, (t + 1) * parts / threads).
+            let mut blocks = Vec::with_capacity(threads);
+            let mut rest: &mut [Simulation] = &mut run.parts;
+            let mut first = 0;
+            for t in 0..threads {
+                let end = (t + 1) * parts / threads;
+                let (block, tail) = rest.split_at_mut(end - first);
+                blocks.push((first, block));
+                rest = tail;
+                first = end;
+            }
+            std::thread::scope(|scope| {
+                let mut blocks = blocks.into_iter();
+                let (first0, block0) = blocks.next().unwrap();
+                let handles: Vec<_> = blocks
+                    .map(|(first, block)| scope.spawn(move || run_block(block, first, exchange, windows)))
+                    .collect();
+                let mine = run_block(block0, first0, exchange, windows);
+                for h in handles {
+                    h.join().expect("a partition's thread panicked");
+                }
+                mine
+            })
+        };
+        run.windows = result;
+        let t = result.totals;
+        sim.now = result.start.min(result.last_now.max(sim.now));
+        sim.counters.events = t.events;
+        sim.counters.flows_started = t.flows_started;
+        sim.counters.flows_finished = t.flows_finished;
+        if result.done {
+            Self::finish(sim);
+            return true;
+        }
+        false
+    }
+
+    /// The run is over: bring every partition to its end, and gather their results into `sim`.
+    fn finish(sim: &mut Simulation) {
+        let mut run = sim.partitioned.take().unwrap();
+        let w = run.windows;
+        let end_time = match w.max_time {
+            Some(limit) if w.cut_short && !w.out_of_budget => limit,
+            _ => w.last_now,
+        };
+        let topo = sim.topo.clone();
+        let mut ports: Vec<Option<super::PortState>> = (0..topo.ports.len()).map(|_| None).collect();
+        let mut counters = RunCounters::default();
+        let mut parked = 0;
+        let mut budget = 0u64;
+        let nparts = run.parts.len();
+        for (p, part) in run.parts.iter_mut().enumerate() {
+            if w.cut_short {
+                part.part.as_mut().unwrap().window_end = 0; // what is due by the cut leaves; nothing arrives
+                part.now = end_time;
+                part.send_all_due();
+            }
+            part.finish_records();
+            parked += part.part.as_ref().unwrap().outbox.iter().map(Vec::len).sum::<usize>();
+            counters.add(&part.counters);
+            budget = budget.saturating_add(part.event_budget);
+            parked += part.pool.live();
+            for o in 0..nparts {
+                for b in 0..2u64 {
+                    // Safety: every thread has joined.
+                    parked += unsafe { run.exchange.mail(b, o, p).len() };
+                }
+            }
+            for (i, x) in sim.loss.offered.iter_mut().zip(&part.loss.offered) {
+                *i += x;
+            }
+            for (i, x) in sim.loss.dropped.iter_mut().zip(&part.loss.dropped) {
+                *i += x;
+            }
+            let state = part.part.take().unwrap();
+            for &(flow, finish) in &state.finished {
+                sim.flows[flow as usize].finish = finish;
+            }
+            for &(flow, retx, timeouts, ooo) in &state.counts {
+                let rec = &mut sim.flows[flow as usize];
+                if retx != u32::MAX {
+                    rec.retransmissions = retx;
+                    rec.timeouts = timeouts;
+                }
+                if ooo != u32::MAX {
+                    rec.out_of_order = ooo;
+                }
+            }
+            #[cfg(test)]
+            sim.port_log.append(&mut part.port_log);
+            let own = std::mem::take(&mut part.ports);
+            for (global, ps) in state.ports.iter().zip(own) {
+                ports[*global as usize] = Some(ps);
+            }
+        }
+        counters.peak_active_flows = w.peak_active_flows;
+        counters.peak_live_packets = w.peak_live_packets;
+        sim.counters = counters;
+        sim.ports = ports.into_iter().map(|p| p.expect("every port in one partition")).collect();
+        sim.now = end_time;
+        sim.cut_short = w.cut_short;
+        sim.out_of_budget = w.out_of_budget;
+        if sim.budget_derived {
+            sim.event_budget = w.base_budget.saturating_add(budget);
+        }
+        sim.parked_packets = parked;
+        sim.partitions = run.count();
+        sim.windows = w.w;
+    }
+}
+
+/// Run partitions `parts` (global indices from `first`) window after window until the run or the step is
+/// over; every thread runs this on its own block, and all decide the same.
+fn run_block(parts: &mut [Simulation], first: usize, ex: &Exchange, mut windows: Windows) -> Windows {
+    loop {
+        let w = windows.w;
+        for (k, part) in parts.iter_mut().enumerate() {
+            let p = first + k;
+            let mail = ex.has_mail(w + 1, p).load(Ordering::Relaxed);
+            let last = part.part.as_ref().unwrap().last_report;
+            if !mail && last.next >= windows.end {
+                // Nothing due here in this window and nothing arrived: the report stands, but for the packets
+                // it handed over then, which the other partitions hold now.
+                let report = Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, ..last };
+                part.part.as_mut().unwrap().last_report = report;
+                // Safety: partition p reports at the end of window w.
+                unsafe { ex.report(w, p, report) };
+                continue;
+            }
+            if mail {
+                ex.has_mail(w + 1, p).store(false, Ordering::Relaxed);
+                // Take in the mail of the last window, origin by origin.
+                for o in 0..ex.parts {
+                    // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
+                    let cell = unsafe { ex.mail(w + 1, o, p) };
+                    for h in cell.drain(..) {
+                        debug_assert!(h.at >= windows.start);
+                        let id = part.pool.alloc(h.packet);
+                        part.events.schedule(h.at, EventKind::Arrive, id, h.from);
+                    }
+                }
+            }
+            part.run_window(windows.end);
+            let flush_at = windows.max_time.map_or(windows.end - 1, |l| l.min(windows.end - 1));
+            let cut_free = part.flush_cut_ports(flush_at);
+            let state = part.part.as_mut().unwrap();
+            let mut in_flight = 0;
+            for d in state.touched.drain(..) {
+                // Safety: partition p, in window w, writes row p of buffer w.
+                let cell = unsafe { ex.mail(w, p, d as usize) };
+                debug_assert!(cell.is_empty(), "drained a window ago");
+                std::mem::swap(cell, &mut state.outbox[d as usize]);
+                in_flight += cell.len() as u64;
+                ex.has_mail(w, d as usize).store(true, Ordering::Relaxed);
+            }
+            let sent = std::mem::replace(&mut state.min_sent, Time::MAX);
+            let next = part.events.next_time().unwrap_or(Time::MAX).min(sent).min(cut_free);
+            let report = Report {
+                next,
+                events: part.counters.events,
+                budget: part.event_budget,
+                active_flows: part.active_flows,
+                live_packets: part.pool.live() as u64 + in_flight,
+                in_flight,
+                flows_started: part.counters.flows_started,
+                flows_finished: part.counters.flows_finished,
+                now: part.now,
+            };
+            part.part.as_mut().unwrap().last_report = report;
+            // Safety: partition p reports at the end of window w.
+            unsafe { ex.report(w, p, report) };
+        }
+        ex.barrier.wait();
+        // Safety: between the barrier ending window w and the next one.
+        if windows.next(unsafe { ex.reports(w) }) {
+            // Every thread leaves here after the same window; the next step starts after all have joined.
+            return windows;
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The fabric cut into partitions: what the parallel engine runs side by side, and what the parallelism
+//! profile charges events to.
+//!
+//! A *rack* is an edge switch (one that hosts attach to) and its hosts. *Groups* join racks whose edge switches
+//! share a switch that reaches some but not all of the edge switches: a fat-tree's pods (joined by their
+//! aggregation switches), while a leaf-spine's spines, which reach every leaf, join nothing, so there a group
+//! is a rack. Every switch not yet placed then joins, nearest the hosts first, the partition among its
+//! neighbours' that has the fewest switches so far: a fat-tree's cores and a leaf-spine's spines spread evenly.
+//!
+//! The partitions depend on the topology alone, never on a thread count: a partitioned run gives the same
+//! results on any number of threads.
+
+use crate::net::packet::CONTROL_WIRE_BYTES;
+use crate::net::topology::{PortSpec, Topology};
+use crate::sim::time::{serialization_ps, Time};
+
+/// How a partitioned run cuts the fabric: by groups of racks (a fat-tree's pods; the default), by racks, or
+/// every node on its own (every link cut: for tests and small fabrics, as its mailboxes grow with the square
+/// of the nodes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PartitionKind {
+    #[default]
+    Groups,
+    Racks,
+    Nodes,
+}
+
+impl PartitionKind {
+    pub const NAMES: [&'static str; 3] = ["groups", "racks", "nodes"];
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "groups" => Some(PartitionKind::Groups),
+            "racks" => Some(PartitionKind::Racks),
+            "nodes" => Some(PartitionKind::Nodes),
+            _ => None,
+        }
+    }
+}
+
+/// The most nodes a fabric cut node by node may have (its mailboxes: two per ordered pair of nodes).
+pub const MAX_NODE_PARTITIONS: u32 = 1024;
+
+/// Each node's partition, and the window length that the cut links allow.
+pub struct Partitioning {
+    /// Partition of each node.
+    pub part_of: Vec<u32>,
+    pub parts: usize,
+    /// The least time a packet takes to cross a cut link: its propagation plus the serialization of the
+    /// smallest packet. Nothing sent in a window this long can reach another partition within it. Without a
+    /// cut (one partition), the least such time over all links.
+    pub lookahead: Time,
+}
+
+impl Partitioning {
+    /// The partitions `kind` makes of `topo`.
+    pub fn of(kind: PartitionKind, topo: &Topology) -> Self {
+        match kind {
+            PartitionKind::Groups => Self::groups(topo),
+            PartitionKind::Racks => Self::racks(topo),
+            PartitionKind::Nodes => Self::placed(topo, (0..topo.nodes).collect(), topo.nodes),
+        }
+    }
+
+    /// One partition per rack.
+    pub fn racks(topo: &Topology) -> Self {
+        let (part_of, parts) = racks_of(topo);
+        Self::placed(topo, part_of, parts)
+    }
+
+    /// Racks joined into groups (a fat-tree's pods; a leaf-spine's racks): the parallel engine's partitions.
+    pub fn groups(topo: &Topology) -> Self {
+        let (rack_of, racks) = racks_of(topo);
+        // Union-find over racks, joined through switches that reach more than one edge switch but not all.
+        let mut parent: Vec<u32> = (0..racks).collect();
+        fn root(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for s in topo.hosts..topo.nodes {
+            if rack_of[s as usize] != u32::MAX {
+                continue; // an edge switch
+            }
+            let mut reached: Vec<u32> = topo
+                .ports_of(s)
+                .map(|p| topo.ports[p as usize].peer_node)
+                .filter(|&n| n >= topo.hosts && rack_of[n as usize] != u32::MAX)
+                .map(|n| rack_of[n as usize])
+                .collect();
+            reached.sort_unstable();
+            reached.dedup();
+            if reached.len() > 1 && reached.len() < racks as usize {
+                for pair in reached.windows(2) {
+                    let (a, b) = (root(&mut parent, pair[0]), root(&mut parent, pair[1]));
+                    parent[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        // Groups numbered in order of their first rack.
+        let mut number = vec![u32::MAX; racks as usize];
+        let mut groups = 0;
+        for r in 0..racks {
+            let g = root(&mut parent, r) as usize;
+            if number[g] == u32::MAX {
+                number[g] = groups;
+                groups += 1;
+            }
+        }
+        let part_of = rack_of
+            .iter()
+            .map(|&r| if r == u32::MAX { u32::MAX } else { number[root(&mut parent, r) as usize] })
+            .collect();
+        Self::placed(topo, part_of, groups)
+    }
+
+    /// Place the switches not yet in a partition, and find the lookahead.
+    fn placed(topo: &Topology, mut part_of: Vec<u32>, parts: u32) -> Self {
+        let mut switches_in = vec![0u32; parts.max(1) as usize];
+        for s in topo.hosts..topo.nodes {
+            if part_of[s as usize] != u32::MAX {
+                switches_in[part_of[s as usize] as usize] += 1;
+            }
+        }
+        loop {
+            let mut joined = Vec::new();
+            for s in topo.hosts..topo.nodes {
+                if part_of[s as usize] != u32::MAX {
+                    continue;
+                }
+                let best = topo
+                    .ports_of(s)
+                    .map(|p| part_of[topo.ports[p as usize].peer_node as usize])
+                    .filter(|&r| r != u32::MAX)
+                    .min_by_key(|&r| (switches_in[r as usize], r));
+                if let Some(r) = best {
+                    joined.push((s, r));
+                    switches_in[r as usize] += 1;
+                }
+            }
+            if joined.is_empty() {
+                break;
+            }
+            for (s, r) in joined {
+                part_of[s as usize] = r;
+            }
+        }
+        // Nodes no host can reach (none in a connected fabric) go to partition 0.
+        for r in part_of.iter_mut().filter(|r| **r == u32::MAX) {
+            *r = 0;
+        }
+        let crossing = |p: &PortSpec| p.delay_ps + serialization_ps(CONTROL_WIRE_BYTES as u64, p.rate_bps);
+        let cut = topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]);
+        let lookahead = cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1);
+        Partitioning { part_of, parts: parts.max(1) as usize, lookahead }
+    }
+
+    /// Whether a port's link crosses between partitions.
+    pub fn is_cut(&self, port: &PortSpec) -> bool {
+        self.part_of[port.node as usize] != self.part_of[port.peer_node as usize]
+    }
+}
+
+/// Each node's rack (u32::MAX for switches no host attaches to), and the number of racks.
+fn racks_of(topo: &Topology) -> (Vec<u32>, u32) {
+    let mut rack_of = vec![u32::MAX; topo.nodes as usize];
+    let mut racks = 0u32;
+    for h in 0..topo.hosts {
+        let edge = topo.edge_switch(h);
+        if rack_of[edge as usize] == u32::MAX {
+            rack_of[edge as usize] = racks;
+            racks += 1;
+        }
+        rack_of[h as usize] = rack_of[edge as usize];
+    }
+    (rack_of, racks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::topology::{dumbbell, fat_tree, leaf_spine, star, LinkParams};
+
+    fn links() -> LinkParams {
+        LinkParams {
+            host_rate_bps: 10_000_000_000,
+            core_rate_bps: 40_000_000_000,
+            link_delay_ps: 200_000,
+            host_delay_ps: 2_500_000,
+        }
+    }
+
+    #[test]
+    fn a_fat_trees_groups_are_its_pods_and_its_cores_spread_over_them() {
+        let t = fat_tree(8, links());
+        let p = Partitioning::groups(&t);
+        assert_eq!(p.parts, 8);
+        // Hosts 0-15 and edge switches 0-3 and aggregation switches 0-3 (pod 0) in partition 0.
+        assert!((0..16).all(|h| p.part_of[h] == 0));
+        let (edges, aggs) = (t.hosts as usize, t.hosts as usize + 32);
+        assert!((edges..edges + 4).chain(aggs..aggs + 4).all(|s| p.part_of[s] == 0));
+        let mut cores = vec![0; 8];
+        for c in aggs + 32..t.nodes as usize {
+            cores[p.part_of[c] as usize] += 1;
+        }
+        assert_eq!(cores, vec![2; 8], "16 cores over 8 pods");
+        // Only aggregation-core links are cut: 40 Gbps, 200 ns.
+        assert_eq!(p.lookahead, 200_000 + 8_000);
+        assert!(t.ports.iter().filter(|q| p.is_cut(q)).all(|q| q.label == "agg->core" || q.label == "core->agg"));
+    }
+
+    #[test]
+    fn a_leaf_spines_groups_are_its_racks() {
+        let t = leaf_spine(9, 16, 4, links());
+        let p = Partitioning::groups(&t);
+        assert_eq!(p.parts, 9);
+        assert_eq!(Partitioning::racks(&t).part_of, p.part_of);
+        let spines: Vec<u32> = (t.hosts + 9..t.nodes).map(|s| p.part_of[s as usize]).collect();
+        assert_eq!(spines, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_star_is_one_partition_and_a_dumbbell_two() {
+        let s = Partitioning::groups(&star(8, links()));
+        assert_eq!(s.parts, 1);
+        assert_eq!(s.lookahead, 2_700_000 + 32_000, "no cut: the least crossing of any link");
+        let d = Partitioning::groups(&dumbbell(4, links()));
+        assert_eq!(d.parts, 2);
+        assert_eq!(d.part_of[..8], [0, 0, 0, 0, 1, 1, 1, 1]);
+    }
+}

@@ -1,0 +1,159 @@
+//! The partitioned engine (`run.threads`): every thread count gives byte-identical results, on fabrics cut
+//! by pods, by racks and at every link; runs drain and conserve packets; a lone flow takes exactly its ideal
+//! FCT across partitions; and over random scenarios the same holds, cut short or not.
+
+mod common;
+
+use common::*;
+use pfabric_core::results::{flow_columns, port_columns, run_stats, Column};
+use pfabric_core::sim::rng::Rng;
+use pfabric_core::{ScenarioConfig, Simulation};
+use serde_json::{json, Value};
+
+fn config(topology: &Value, workload: &Value, scheme: &Value, run: Value, seed: u64) -> ScenarioConfig {
+    ScenarioConfig::from_value(
+        &json!({"seed": seed, "topology": topology, "workload": workload, "scheme": scheme, "run": run}),
+    )
+    .expect("valid scenario")
+}
+
+fn run(cfg: ScenarioConfig) -> Simulation {
+    let mut sim = Simulation::new(cfg);
+    // In steps, as the Python binding runs it: a step ends between windows and the next resumes there.
+    while !sim.step(5_000) {}
+    sim
+}
+
+/// Every column of the flow and port tables and every run statistic, as words.
+fn words(sim: &Simulation) -> Vec<u64> {
+    let mut out = Vec::new();
+    for (_, col) in flow_columns(sim).into_iter().chain(port_columns(sim)) {
+        match col {
+            Column::U64(x) => out.extend(x),
+            Column::U32(x) => out.extend(x.iter().map(|&y| y as u64)),
+            Column::Bool(x) => out.extend(x.iter().map(|&y| y as u64)),
+            Column::F64(x) => out.extend(x.iter().map(|y| y.to_bits())),
+            Column::Labels { codes, .. } => out.extend(codes.iter().map(|&y| y as u64)),
+        }
+    }
+    out.extend(run_stats(sim).iter().map(|(_, v)| v.to_bits()));
+    out
+}
+
+fn check_conservation(sim: &Simulation, label: &str) {
+    let c = sim.counters();
+    assert_eq!(sim.live_packets(), 0, "{label}: the network drained");
+    assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped, "{label}");
+    assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped, "{label}");
+    let ports = sim.topology().ports.len();
+    let port_drops: u64 = (0..ports).map(|p| sim.port_counters(p).drop_data_packets).sum();
+    assert_eq!(port_drops, c.data_packets_dropped, "{label}");
+    let hops: u64 = (0..ports).map(|p| sim.port_counters(p).tx_packets).sum();
+    assert_eq!(hops, c.packet_hops, "{label}");
+    assert!(sim.flows().iter().all(|f| f.finish >= f.start + f.ideal_fct), "{label}: slowdown >= 1");
+}
+
+fn fat_tree(k: u32, routing: &str) -> Value {
+    json!({"kind": "fat-tree", "k": k, "routing": routing})
+}
+
+#[test]
+fn every_thread_count_gives_the_same_bytes() {
+    let cases = [
+        (leaf_spine(), json!({"name": "pfabric"}), "groups"),
+        (leaf_spine(), json!({"name": "dctcp"}), "racks"),
+        (fat_tree(4, "spray"), json!({"name": "tcp"}), "groups"),
+        (fat_tree(4, "ecmp"), json!({"name": "aifo"}), "nodes"),
+        (fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
+        (json!({"kind": "dumbbell", "hosts_per_side": 4}), json!({"name": "pfabric"}), "nodes"),
+    ];
+    for (topology, scheme, partition) in cases {
+        let label = format!("{topology} {scheme} {partition}");
+        let workload = poisson(0.6, 120);
+        let at = |threads: u32| {
+            run(config(&topology, &workload, &scheme, json!({"threads": threads, "partition": partition}), 3))
+        };
+        let one = at(1);
+        assert!(one.partitions() > 1, "{label}");
+        assert_eq!(one.counters().flows_finished, 120, "{label}");
+        check_conservation(&one, &label);
+        let reference = words(&one);
+        for threads in [2, 3] {
+            assert!(words(&at(threads)) == reference, "{label}: {threads} threads differ from one");
+        }
+    }
+}
+
+#[test]
+fn a_lone_flow_takes_its_ideal_fct_across_partitions() {
+    // A window and NIC queue that cover the whole flow let every packet leave back to back (tests/lone_flow.rs).
+    let scheme =
+        json!({"name": "pfabric", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000, "queue_bytes": 1000000000u64});
+    for (topology, src, dst) in [(fat_tree(4, "ecmp"), 0, 15), (leaf_spine(), 3, 140)] {
+        for size in [1, 1460, 14_600, 100_000, 2_000_000] {
+            let cfg = config(
+                &topology,
+                &trace(&[(0.0, src, dst, size)]),
+                &scheme,
+                json!({"threads": 2, "partition": "nodes"}),
+                1,
+            );
+            let sim = run(cfg);
+            let f = &sim.flows()[0];
+            assert_eq!(f.finish - f.start, f.ideal_fct, "{topology} {size} bytes");
+        }
+    }
+}
+
+#[test]
+fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
+    for scheme in [json!({"name": "ideal"}), json!({"name": "pdq"})] {
+        let cfg = config(&leaf_spine(), &poisson(0.5, 50), &scheme, json!({"threads": 2}), 1);
+        assert_eq!(run(cfg).partitions(), 0, "{scheme}");
+    }
+    let cfg = config(&leaf_spine(), &poisson(0.5, 50), &json!({"name": "tcp"}), json!({}), 1);
+    assert_eq!(run(cfg).partitions(), 0, "threads unset: sequential");
+}
+
+/// Random valid scenarios: fabric, partitioning, scheme, load, flows and a time limit drawn from a seeded
+/// stream. On each, one and three threads agree to the byte; a run that drains conserves packets and every
+/// flow's slowdown is at least 1; a run cut short still accounts for every packet sent.
+#[test]
+fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
+    let cases: u64 = std::env::var("PFABRIC_PARALLEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let mut rng = Rng::new(2026);
+    let topologies = [
+        leaf_spine(),
+        json!({"kind": "leaf-spine", "leaves": 3, "hosts_per_leaf": 4, "spines": 2}),
+        fat_tree(4, "spray"),
+        fat_tree(4, "ecmp"),
+        fat_tree(4, "adaptive"),
+        json!({"kind": "dumbbell", "hosts_per_side": 3}),
+        star(6),
+    ];
+    let schemes = ["pfabric", "tcp", "dctcp", "pifo", "sp-pifo", "aifo", "afq", "pfabric-linerate"];
+    let partitions = ["groups", "racks", "nodes"];
+    for case in 0..cases {
+        let topology = &topologies[rng.below(topologies.len() as u64) as usize];
+        let scheme = json!({"name": schemes[rng.below(schemes.len() as u64) as usize]});
+        let partition = partitions[rng.below(3) as usize];
+        let load = 0.2 + 0.7 * (rng.below(100) as f64 / 100.0);
+        let flows = 20 + rng.below(80);
+        let limit = if rng.below(3) == 0 { Some(0.0001 + rng.below(20) as f64 * 0.0001) } else { None };
+        let label = format!("case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?}");
+        let at = |threads: u32| {
+            let r = json!({"threads": threads, "partition": partition, "max_sim_time_s": limit});
+            run(config(topology, &poisson(load, flows), &scheme, r, case + 1))
+        };
+        let one = at(1);
+        assert!(words(&one) == words(&at(3)), "{label}: 3 threads differ from one");
+        let c = one.counters();
+        if one.cut_short() {
+            let accounted = c.data_packets_delivered + c.data_packets_dropped;
+            assert!(accounted <= c.data_packets_sent, "{label}");
+        } else {
+            assert_eq!(c.flows_finished, flows, "{label}");
+            check_conservation(&one, &label);
+        }
+    }
+}
