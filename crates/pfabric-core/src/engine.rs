@@ -163,6 +163,8 @@ struct Sampler {
 struct Connection {
     sender: Sender,
     receiver: Receiver,
+    /// Only its receiving half is in use: a partitioned run's flow from another partition's host.
+    receiver_only: bool,
 }
 
 /// What a port did, in the order the engine did it (tests only): what the tests hold to the behaviour of a
@@ -230,11 +232,15 @@ pub struct Simulation {
     pub(crate) target_load: f64,
     /// Events charged to racks and windows, when asked for (`profile_parallelism`).
     window_profile: Option<Box<WindowProfile>>,
-    /// A partitioned run's partition: where each port of the fabric is in `ports` (u32::MAX: in another
-    /// partition). None in a sequential run, where a port's id is its index.
-    local_port: Option<Arc<[u32]>>,
-    /// A partitioned run's partition: what it shares with the others and what it reports to them.
-    part: Option<Box<parallel::PartState>>,
+    /// The id of the first of `ports`: a partitioned run numbers each partition's ports in one block (0 in a
+    /// sequential run, which holds them all).
+    port_base: u32,
+    /// A partitioned run's block of partitions (those one thread runs): what they share with the others and
+    /// what they report to them.
+    block: Option<Box<parallel::Block>>,
+    /// A partitioned run: the slot of the receiving half of each flow between two partitions (`slot_of`
+    /// holds the sending half, or the whole connection of a flow within one partition).
+    rx_slot_of: Vec<u32>,
     /// A partitioned run, on the simulation that gathers its results: the partitions and their windows.
     partitioned: Option<Box<parallel::Partitioned>>,
     /// Packets still held by the partitions of a partitioned run, when it ended.
@@ -368,8 +374,9 @@ impl Simulation {
             arrival_log: log_arrivals.then_some(ArrivalLog { track_flows, rows: Vec::new() }),
             target_load,
             window_profile: None,
-            local_port: None,
-            part: None,
+            port_base: 0,
+            block: None,
+            rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,
             partitions: 0,
@@ -513,10 +520,11 @@ impl Simulation {
     fn dispatch(&mut self, ev: crate::sim::event::Event) {
         match ev.kind() {
             EventKind::Arrive => self.arrive(ev.a, ev.b),
-            EventKind::FlowArrival => self.flow_arrival(),
+            EventKind::FlowArrival => self.flow_arrival(ev.a),
             EventKind::Timer => self.timer(ev.a, ev.time),
             EventKind::Sample => self.sample(),
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
+            EventKind::Handed => self.arrive_at(ev.a, ev.b),
         }
     }
 
@@ -527,6 +535,7 @@ impl Simulation {
             EventKind::Arrive => Some(self.topo.ports[b as usize].peer_node),
             EventKind::FlowArrival => self.next_arrival.map(|f| f.src),
             EventKind::Timer => self.flows.get(a as usize).map(|f| f.src),
+            EventKind::Handed => Some(b),
             EventKind::Sample | EventKind::IdealCompletion => None,
         };
         let now = self.now;
@@ -550,7 +559,10 @@ impl Simulation {
 
     // ---- flows ----
 
-    fn flow_arrival(&mut self) {
+    fn flow_arrival(&mut self, part: u32) {
+        if self.block.is_some() {
+            return self.partition_flow_arrival(part);
+        }
         let spec = self.next_arrival.take().expect("a flow arrival event has its flow");
         if self.ideal.is_some() {
             self.start_flow_ideal(spec);
@@ -566,8 +578,8 @@ impl Simulation {
     /// Record a new flow (its output row, with its ideal FCT); returns its id. A partition of a partitioned
     /// run has its flows' rows made in advance, and counts the flow.
     fn record_flow(&mut self, f: &FlowSpec) -> u32 {
-        if let Some(part) = &mut self.part {
-            let id = part.next_flow_id();
+        if let Some(block) = &mut self.block {
+            let id = block.next_flow_id(f.src);
             self.count_flow(f);
             return id;
         }
@@ -605,9 +617,9 @@ impl Simulation {
 
     /// A flow's deadline as its row has it (floored at min_factor x its ideal FCT).
     fn deadline_of(&self, id: u32) -> Option<Time> {
-        match &self.part {
+        match &self.block {
             None => self.flows[id as usize].deadline,
-            Some(part) => part.records[id as usize].deadline,
+            Some(block) => block.records[id as usize].deadline,
         }
     }
 
@@ -617,7 +629,7 @@ impl Simulation {
         let mut sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
         sender.fixed_rank = f.rank;
         let receiver = Receiver::new(sender.sb.npkts);
-        let slot = self.open_connection(id, Connection { sender, receiver });
+        let slot = self.open_connection(id, Connection { sender, receiver, receiver_only: false });
         self.active_flows += 1;
         self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
         let mut out = std::mem::take(&mut self.out);
@@ -640,10 +652,12 @@ impl Simulation {
                 (self.conns.len() - 1) as u32
             }
         };
-        if self.part.is_some() {
-            self.slot_of[id as usize] = slot;
-        } else {
+        if self.block.is_none() {
             self.slot_of.push(slot);
+        } else if self.conns[slot as usize].as_ref().unwrap().receiver_only {
+            self.rx_slot_of[id as usize] = slot;
+        } else {
+            self.slot_of[id as usize] = slot;
         }
         slot
     }
@@ -688,16 +702,14 @@ impl Simulation {
 
     /// Copy a flow's sender and receiver counts into its row (a partition: those of the halves it holds).
     fn note_counts(&mut self, id: u32, conn: &Connection) {
-        match &mut self.part {
+        match &mut self.block {
             None => {
                 let rec = &mut self.flows[id as usize];
                 rec.retransmissions = conn.sender.retransmissions;
                 rec.timeouts = conn.sender.timeouts;
                 rec.out_of_order = conn.receiver.out_of_order;
             }
-            Some(part) => {
-                part.note_counts(id, conn.sender.retransmissions, conn.sender.timeouts, conn.receiver.out_of_order)
-            }
+            Some(block) => block.note_counts(id, conn),
         }
     }
 
@@ -748,14 +760,10 @@ impl Simulation {
 
     // ---- packets ----
 
-    /// Where port `port` of the fabric is in `ports`: its id in a sequential run, its place in the partition's
-    /// ports in a partitioned one (u32::MAX there for another partition's port).
+    /// Where port `port` of the fabric is in `ports` (past their end for another partition's port).
     #[inline(always)]
     fn slot(&self, port: u32) -> usize {
-        match &self.local_port {
-            None => port as usize,
-            Some(local) => local[port as usize] as usize,
-        }
+        port.wrapping_sub(self.port_base) as usize
     }
 
     fn send_from_host(&mut self, host: u32, out: &mut Vec<Packet>) {
@@ -835,8 +843,8 @@ impl Simulation {
         if ps.peer_part == LOCAL {
             self.events.schedule(at, EventKind::Arrive, id, port);
         } else {
-            let dest = ps.peer_part;
-            self.hand_over(dest, at, port, id);
+            let (dest, node) = (ps.peer_part, ps.peer_node);
+            self.hand_over(dest, at, port, node, id);
         }
     }
 
@@ -871,12 +879,18 @@ impl Simulation {
 
     /// The run stops at its time limit: every port sends what it would have sent by then.
     fn send_all_due(&mut self) {
-        let ports: Vec<u32> = match &self.part {
-            None => (0..self.ports.len() as u32).collect(),
-            Some(part) => part.ports.clone(),
-        };
-        for port in ports {
-            self.send_due(port);
+        for slot in 0..self.ports.len() as u32 {
+            self.send_due(self.port_base + slot);
+        }
+    }
+
+    /// A random draw below `n` for a route at switch `node`: from the run's stream, or in a partitioned run
+    /// from the stream of the switch's partition.
+    #[inline]
+    fn spray_below(&mut self, node: u32, n: u64) -> u64 {
+        match &mut self.block {
+            None => self.spray.below(n),
+            Some(block) => block.spray(node).below(n),
         }
     }
 
@@ -885,7 +899,7 @@ impl Simulation {
     /// ports share the traffic.
     fn least_loaded(&mut self, node: u32, dst: u32) -> u32 {
         let n = self.topo.next_hops(node, dst).len();
-        let first = self.spray.below(n as u64) as usize;
+        let first = self.spray_below(node, n as u64) as usize;
         let mut best = (Time::MAX, 0);
         for k in 0..n {
             let port = self.topo.next_hops(node, dst)[(first + k) % n];
@@ -902,24 +916,30 @@ impl Simulation {
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
     fn arrive(&mut self, id: PacketId, from: u32) {
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
-        // anything waiting) leaves now, before its arrival could be due. (A port of another partition is
-        // brought up to date by its own partition, at the end of each window: `parallel`.)
-        let slot = self.slot(from);
-        let node = match self.ports.get(slot) {
-            Some(ps) => {
-                let node = ps.peer_node;
-                self.send_due(from);
-                node
-            }
-            None => self.topo.ports[from as usize].peer_node,
-        };
+        // anything waiting) leaves now, before its arrival could be due. (A packet from another partition
+        // arrives as `Handed`: its port is brought up to date by its own partition, at each window's end.)
+        self.send_due(from);
+        let node = self.ports[self.slot(from)].peer_node;
+        self.arrive_at(id, node);
+    }
+
+    /// Packet `id` arrives at node `node`: a switch forwards it, a host takes it in.
+    #[inline(always)]
+    fn arrive_at(&mut self, id: PacketId, node: u32) {
         if node >= self.topo.hosts {
             let p = self.pool.get(id);
             let choices = self.topo.next_hops(node, p.dst);
             let port = match choices.len() {
                 1 => choices[0],
                 n => match self.routing {
-                    Routing::Spray => choices[self.spray.below(n as u64) as usize],
+                    Routing::Spray => {
+                        // (Fields borrowed apart from the topology that `choices` borrows.)
+                        let pick = match &mut self.block {
+                            None => self.spray.below(n as u64),
+                            Some(block) => block.spray(node).below(n as u64),
+                        };
+                        choices[pick as usize]
+                    }
                     Routing::Ecmp => ecmp_choice(p.flow, node, choices),
                     Routing::Adaptive => {
                         let dst = p.dst;
@@ -949,15 +969,18 @@ impl Simulation {
             self.counters.control_packets_delivered += 1;
         }
         let mut slot = self.slot_of[pkt.flow as usize];
-        if slot == NO_SLOT {
-            match &self.part {
-                // A partition meets a flow from another partition's host with its first packet here.
-                Some(part) if !part.owns(pkt.src) => slot = self.open_receiver(pkt.flow),
-                _ => {
-                    self.pool.release(id);
-                    return; // a late copy for a flow whose sender already closed
+        if let Some(block) = &self.block {
+            if block.between_partitions(pkt.src, pkt.dst) {
+                // The receiving half, made when the flow's first packet arrives here.
+                slot = self.rx_slot_of[pkt.flow as usize];
+                if slot == NO_SLOT {
+                    slot = self.open_receiver(pkt.flow);
                 }
             }
+        }
+        if slot == NO_SLOT {
+            self.pool.release(id);
+            return; // a late copy for a flow whose sender already closed
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
@@ -968,9 +991,9 @@ impl Simulation {
         }
         let arrival = conn.receiver.on_packet(pkt.seq);
         if arrival == Arrival::Completes {
-            match &mut self.part {
+            match &mut self.block {
                 None => self.flows[pkt.flow as usize].finish = self.now,
-                Some(part) => part.finished.push((pkt.flow, self.now)),
+                Some(block) => block.finished.push((pkt.flow, self.now)),
             }
             self.counters.flows_finished += 1;
         }
@@ -1060,11 +1083,12 @@ impl Simulation {
     /// Copy the counters of flows still open into their records (at the end of a run).
     fn finish_records(&mut self) {
         for id in 0..self.slot_of.len() {
-            let slot = self.slot_of[id];
-            if slot != NO_SLOT {
-                let conn = self.conns[slot as usize].take().unwrap();
-                self.note_counts(id as u32, &conn);
-                self.conns[slot as usize] = Some(conn);
+            for slot in [self.slot_of[id], self.rx_slot_of.get(id).copied().unwrap_or(NO_SLOT)] {
+                if slot != NO_SLOT {
+                    let conn = self.conns[slot as usize].take().unwrap();
+                    self.note_counts(id as u32, &conn);
+                    self.conns[slot as usize] = Some(conn);
+                }
             }
         }
     }

@@ -46,7 +46,7 @@ use crate::sim::event::EventKind;
 use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::transport::{Receiver, Sender};
-use crate::workload::Arrivals;
+use crate::workload::{Arrivals, FlowSpec};
 
 /// Whether a scenario can run partitioned (see the module docs for what stays sequential).
 pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
@@ -56,98 +56,134 @@ pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
         && !cfg.measure.log_arrivals
 }
 
-/// A packet crossing a cut link: it arrives at `at` from port `from` (of the sending partition).
+/// A packet crossing a cut link: it arrives at `at` at node `node`.
 #[derive(Clone, Copy)]
 pub(super) struct Handover {
     at: Time,
-    from: u32,
+    node: u32,
     packet: Packet,
 }
 
-/// What a partition of a partitioned run holds besides a simulation's own state.
-pub(super) struct PartState {
-    index: u32,
-    part_of: Arc<[u32]>,
-    /// The fabric's ports this partition owns, by their global ids, in the order of its `ports`.
-    pub(super) ports: Vec<u32>,
-    /// Every flow's row as it starts (made before the run).
-    pub(super) records: Arc<[FlowRecord]>,
-    /// The flows this partition's hosts send, in start order (their ids).
+/// What one partition holds besides the state its block shares: its flows' arrivals, its outboxes and its
+/// cut ports. Everything here is kept per partition so that what a partition does, and the order it hands
+/// packets over in, is the same whichever block (thread) runs it.
+struct PartState {
+    /// The flows this partition's hosts send, in start order, and their ids.
+    arrivals: Arrivals,
     ids: Vec<u32>,
     next_id: usize,
-    /// Packets for each other partition, sent in this window.
+    next_arrival: Option<FlowSpec>,
+    /// Packets for each partition, sent in this window, and the partitions they are for.
     outbox: Vec<Vec<Handover>>,
-    /// Partitions the outbox holds packets for.
     touched: Vec<u32>,
-    /// The earliest arrival among them.
+    /// Cut ports (by id) that have sent and are not yet idle: still sending, or holding packets.
+    cut_busy: Vec<u32>,
+    /// Its random stream for routes (spray, adaptive ties).
+    spray: Rng,
+}
+
+/// A block of consecutive partitions, run by one thread in one simulation: one event queue, packet pool and
+/// set of connections for all of them (events of different partitions touch different state, so their
+/// interleaving changes nothing), but per-partition arrivals, outboxes, cut ports and route draws.
+pub(super) struct Block {
+    /// The partition of each node, and the first partition of the block.
+    part_of: Arc<[u32]>,
+    first: u32,
+    parts: Vec<PartState>,
+    /// Every flow's row as it starts (made before the run).
+    pub(super) records: Arc<[FlowRecord]>,
+    /// The partition (within the block) of each of the block's ports, and which are listed as busy cut ports.
+    port_part: Vec<u32>,
+    cut_listed: Vec<bool>,
+    /// The earliest arrival among the packets handed over in this window.
     min_sent: Time,
     /// The end of the window being run: everything handed over arrives at or after it.
     window_end: Time,
-    /// What it reported at the end of the last window it ran.
+    /// What the block reported at the end of the last window.
     last_report: Report,
-    /// Cut ports that have sent and are not yet idle (still sending, or holding packets), and which are listed.
-    cut_busy: Vec<u32>,
-    cut_listed: Vec<bool>,
     /// (flow, finish) for flows whose receiver is here and completed.
     pub(super) finished: Vec<(u32, Time)>,
-    /// (flow, retransmissions, timeouts, out-of-order or u32::MAX where the receiver is elsewhere).
+    /// (flow, retransmissions, timeouts, out-of-order; u32::MAX where the half is not here).
     pub(super) counts: Vec<(u32, u32, u32, u32)>,
 }
 
-impl PartState {
-    /// Whether host (or node) `node` is in this partition.
+impl Block {
+    /// Whether a flow from `src` to `dst` runs between two partitions (a sending and a receiving half).
     #[inline]
-    pub(super) fn owns(&self, node: u32) -> bool {
-        self.part_of[node as usize] == self.index
+    pub(super) fn between_partitions(&self, src: u32, dst: u32) -> bool {
+        self.part_of[src as usize] != self.part_of[dst as usize]
     }
 
-    pub(super) fn next_flow_id(&mut self) -> u32 {
-        let id = self.ids[self.next_id];
-        self.next_id += 1;
+    /// The next flow id of the partition of host `src`.
+    pub(super) fn next_flow_id(&mut self, src: u32) -> u32 {
+        let part = &mut self.parts[(self.part_of[src as usize] - self.first) as usize];
+        let id = part.ids[part.next_id];
+        part.next_id += 1;
         id
     }
 
-    /// Note the counts of the halves of flow `id` that this partition holds.
-    pub(super) fn note_counts(&mut self, id: u32, retransmissions: u32, timeouts: u32, out_of_order: u32) {
+    /// The route stream of switch `node`'s partition.
+    #[inline]
+    pub(super) fn spray(&mut self, node: u32) -> &mut Rng {
+        &mut self.parts[(self.part_of[node as usize] - self.first) as usize].spray
+    }
+
+    /// Note the counts of the halves of flow `id` that connection `conn` holds.
+    pub(super) fn note_counts(&mut self, id: u32, conn: &Connection) {
         let rec = &self.records[id as usize];
-        let (sends, receives) = (self.owns(rec.src), self.owns(rec.dst));
-        let (r, t) = if sends { (retransmissions, timeouts) } else { (u32::MAX, u32::MAX) };
-        self.counts.push((id, r, t, if receives { out_of_order } else { u32::MAX }));
+        let within = !self.between_partitions(rec.src, rec.dst);
+        let sends = !conn.receiver_only;
+        let receives = conn.receiver_only || within;
+        let (r, t) = if sends { (conn.sender.retransmissions, conn.sender.timeouts) } else { (u32::MAX, u32::MAX) };
+        self.counts.push((id, r, t, if receives { conn.receiver.out_of_order } else { u32::MAX }));
     }
 }
 
 impl Simulation {
-    /// A packet leaves for partition `dest`: it waits in the outbox until the window ends.
+    /// A packet leaves for partition `dest`: it waits in its partition's outbox until the window ends.
     #[inline(never)]
-    pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, id: PacketId) {
+    pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, node: u32, id: PacketId) {
         let packet = *self.pool.get(id);
         self.pool.release(id);
         let slot = self.slot(from);
-        let part = self.part.as_mut().expect("only a partition has cut links");
+        let block = self.block.as_mut().expect("only a partitioned run has cut links");
+        let part = &mut block.parts[block.port_part[slot] as usize];
         if part.outbox[dest as usize].is_empty() {
             part.touched.push(dest);
         }
-        part.outbox[dest as usize].push(Handover { at, from, packet });
-        part.min_sent = part.min_sent.min(at);
-        debug_assert!(at >= part.window_end, "a packet handed over at {at} arrives within its window");
-        if !part.cut_listed[slot] {
-            part.cut_listed[slot] = true;
+        part.outbox[dest as usize].push(Handover { at, node, packet });
+        if !block.cut_listed[slot] {
+            block.cut_listed[slot] = true;
             part.cut_busy.push(from);
         }
+        block.min_sent = block.min_sent.min(at);
+        debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
     }
 
     /// A flow sent from another partition's host: its receiving half, made when its first packet arrives.
     pub(super) fn open_receiver(&mut self, flow: u32) -> u32 {
-        let part = self.part.as_ref().unwrap();
-        let rec = part.records[flow as usize].clone();
+        let rec = self.block.as_ref().unwrap().records[flow as usize].clone();
         let sender = Sender::new(flow, rec.src, rec.dst, rec.size_bytes, rec.deadline, &self.transport);
         let receiver = Receiver::new(sender.sb.npkts);
-        self.open_connection(flow, Connection { sender, receiver })
+        self.open_connection(flow, Connection { sender, receiver, receiver_only: true })
     }
 
-    /// Run this partition's events due before `end` (and, with a time limit, at or before it).
+    /// Partition `part` (within the block) starts its next flow and schedules the one after.
+    pub(super) fn partition_flow_arrival(&mut self, part: u32) {
+        let p = part as usize;
+        let block = self.block.as_mut().unwrap();
+        let spec = block.parts[p].next_arrival.take().expect("a flow arrival event has its flow");
+        block.parts[p].next_arrival = block.parts[p].arrivals.next_flow();
+        let next = block.parts[p].next_arrival;
+        self.start_flow(spec);
+        if let Some(f) = next {
+            self.events.schedule(f.start.max(self.now), EventKind::FlowArrival, part, 0);
+        }
+    }
+
+    /// Run the block's events due before `end` (and, with a time limit, at or before it).
     fn run_window(&mut self, end: Time) {
-        self.part.as_mut().unwrap().window_end = end;
+        self.block.as_mut().unwrap().window_end = end;
         let limit = self.max_time.map_or(end, |l| end.min(l.saturating_add(1)));
         while let Some(ev) = self.events.pop_before(limit) {
             debug_assert!(ev.time >= self.now, "event at {} after {}", ev.time, self.now);
@@ -165,12 +201,12 @@ impl Simulation {
         }
     }
 
-    /// Send what the cut ports owe by `at`; returns the earliest moment a cut port still holding packets
-    /// frees.
-    fn flush_cut_ports(&mut self, at: Time) -> Time {
+    /// Send what partition `part`'s cut ports owe by `at`; returns the earliest moment one still holding
+    /// packets frees.
+    fn flush_cut_ports(&mut self, part: usize, at: Time) -> Time {
         let now = self.now;
         self.now = at.max(now);
-        let mut busy = std::mem::take(&mut self.part.as_mut().unwrap().cut_busy);
+        let mut busy = std::mem::take(&mut self.block.as_mut().unwrap().parts[part].cut_busy);
         let mut next = Time::MAX;
         let mut i = 0;
         while i < busy.len() {
@@ -186,14 +222,14 @@ impl Simulation {
                 // this list makes sure a flush sees.
                 i += 1;
             } else {
-                self.part.as_mut().unwrap().cut_listed[slot] = false;
+                self.block.as_mut().unwrap().cut_listed[slot] = false;
                 busy.swap_remove(i);
             }
         }
-        // Sending may have listed no new port (every port it sent on is listed already).
-        let part = self.part.as_mut().unwrap();
-        debug_assert!(part.cut_busy.is_empty());
-        part.cut_busy = busy;
+        // Sending lists no new port (every port it sends on is listed already).
+        let block = self.block.as_mut().unwrap();
+        debug_assert!(block.parts[part].cut_busy.is_empty());
+        block.parts[part].cut_busy = busy;
         self.now = now;
         next
     }
@@ -225,6 +261,7 @@ struct Report {
 /// between them and every read.
 struct Exchange {
     parts: usize,
+    blocks: usize,
     mail: Box<[UnsafeCell<Vec<Handover>>]>,
     /// `has_mail[w % 2][d]`: some partition handed partition `d` packets in window `w` (set by the origins,
     /// cleared by `d` as it takes them in; read after the barrier).
@@ -240,9 +277,10 @@ impl Exchange {
     fn new(parts: usize, threads: usize) -> Self {
         Exchange {
             parts,
+            blocks: threads,
             mail: (0..2 * parts * parts).map(|_| UnsafeCell::new(Vec::new())).collect(),
             has_mail: (0..2 * parts).map(|_| std::sync::atomic::AtomicBool::new(false)).collect(),
-            reports: (0..2 * parts).map(|_| UnsafeCell::new(Report::default())).collect(),
+            reports: (0..2 * threads).map(|_| UnsafeCell::new(Report::default())).collect(),
             barrier: SpinBarrier::new(threads),
         }
     }
@@ -257,15 +295,15 @@ impl Exchange {
         &self.has_mail[(w % 2) as usize * self.parts + to]
     }
 
-    /// Safety: the caller is partition `p` at the end of window `w`.
-    unsafe fn report(&self, w: u64, p: usize, r: Report) {
-        *self.reports[(w % 2) as usize * self.parts + p].get() = r;
+    /// Safety: the caller is block `t` at the end of window `w`.
+    unsafe fn report(&self, w: u64, t: usize, r: Report) {
+        *self.reports[(w % 2) as usize * self.blocks + t].get() = r;
     }
 
     /// Safety: called between the barrier ending window `w` and the next.
     unsafe fn reports(&self, w: u64) -> &[UnsafeCell<Report>] {
-        let b = (w % 2) as usize * self.parts;
-        &self.reports[b..b + self.parts]
+        let b = (w % 2) as usize * self.blocks;
+        &self.reports[b..b + self.blocks]
     }
 }
 
@@ -368,9 +406,12 @@ impl Windows {
 /// A partitioned run: its partitions and where its windows stand. Held by the simulation that gathers the
 /// results.
 pub(super) struct Partitioned {
-    parts: Vec<Simulation>,
+    /// One simulation per thread, each running a block of consecutive partitions.
+    blocks: Vec<Simulation>,
+    parts: usize,
+    /// The fabric's own id of each port as the partitions number them.
+    old_of: Vec<u32>,
     exchange: Exchange,
-    threads: usize,
     windows: Windows,
 }
 
@@ -419,65 +460,86 @@ impl Partitioned {
         let shared_records: Arc<[FlowRecord]> = records.clone().into();
         outer.flows = records;
 
-        // Each port's place among its partition's ports.
+        // The fabric renumbered node by node in partition order: each partition's ports are one block.
         let part_of: Arc<[u32]> = cut.part_of.clone().into();
-        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); parts];
-        let mut local = vec![0u32; topo.ports.len()];
-        for (i, spec) in topo.ports.iter().enumerate() {
-            let p = part_of[spec.node as usize] as usize;
-            local[i] = owned[p].len() as u32;
-            owned[p].push(i as u32);
+        let mut order: Vec<u32> = (0..topo.nodes).collect();
+        order.sort_by_key(|&n| (part_of[n as usize], n));
+        let (numbered, old_of) = topo.renumbered(&order);
+        let numbered = Arc::new(numbered);
+        let mut block = vec![0u32; parts + 1];
+        for spec in &numbered.ports {
+            block[part_of[spec.node as usize] as usize + 1] += 1;
+        }
+        for p in 0..parts {
+            block[p + 1] += block[p];
         }
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
-        let mut sims = Vec::with_capacity(parts);
-        for (p, ports) in owned.into_iter().enumerate() {
-            // Where the ports are in this partition's list: their index, or u32::MAX for another partition's.
-            let local_port: Arc<[u32]> = (0..topo.ports.len())
-                .map(|i| if part_of[topo.ports[i].node as usize] as usize == p { local[i] } else { u32::MAX })
-                .collect();
+        let mut sims = Vec::with_capacity(threads);
+        for t in 0..threads {
+            // Thread t runs partitions [t * parts / threads, (t + 1) * parts / threads): one simulation.
+            let (p0, p1) = (t * parts / threads, (t + 1) * parts / threads);
+            let ports: Vec<u32> = (block[p0]..block[p1]).collect();
             let states = ports
                 .iter()
                 .map(|&i| {
-                    let spec = &topo.ports[i as usize];
-                    let mut ps = port_state(i as usize, spec, &cfg.scheme.queue, loss_bins);
-                    let peer = part_of[spec.peer_node as usize];
-                    ps.peer_part = if peer as usize == p { LOCAL } else { peer };
+                    let spec = &numbered.ports[i as usize];
+                    let mut ps = port_state(old_of[i as usize] as usize, spec, &cfg.scheme.queue, loss_bins);
+                    let (here, peer) = (part_of[spec.node as usize], part_of[spec.peer_node as usize]);
+                    ps.peer_part = if peer == here { LOCAL } else { peer };
                     ps
                 })
                 .collect::<Vec<_>>();
-            let spray = Rng::stream(cfg.seed, &format!("spray/{p}"));
-            let mut sim = Simulation::base(&cfg, topo.clone(), states, spray, longest_path);
-            // A partition sees a fraction of the events: buckets as wide as its share needs to hold a few each.
-            let widen = (usize::BITS - (parts.max(1) - 1).leading_zeros()).min(6);
-            // (No wider than the bucket sort's radix passes reach.)
-            let shift = super::event_horizon_shift(&topo);
+            let port_part =
+                ports.iter().map(|&i| part_of[numbered.ports[i as usize].node as usize] - p0 as u32).collect();
+            let spray = Rng::stream(cfg.seed, "spray");
+            let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
+            // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
+            // wider than the bucket sort's radix passes reach). The width changes no result.
+            let widen = (usize::BITS - (parts / threads).max(1).saturating_sub(1).leading_zeros()).min(6);
+            let shift = super::event_horizon_shift(&numbered);
             let widened = (shift + widen).min(shift.max(crate::sim::event::RADIX_MAX_SHIFT));
             sim.events = crate::sim::event::EventQueue::with_slot_width(widened);
             if sim.budget_derived {
                 sim.event_budget = 0; // the flows' allowances only: the base counts once, for the whole run
             }
-            let mine: Vec<usize> = (0..specs.len()).filter(|&i| part_of[specs[i].src as usize] as usize == p).collect();
-            let cut_listed = vec![false; ports.len()];
-            sim.local_port = Some(local_port);
+            sim.port_base = block[p0];
             sim.slot_of = vec![NO_SLOT; specs.len()];
-            sim.part = Some(Box::new(PartState {
-                index: p as u32,
+            sim.rx_slot_of = vec![NO_SLOT; specs.len()];
+            let mut states = Vec::with_capacity(p1 - p0);
+            for p in p0..p1 {
+                let mine: Vec<usize> =
+                    (0..specs.len()).filter(|&i| part_of[specs[i].src as usize] as usize == p).collect();
+                let mut arrivals = Arrivals::List { flows: mine.iter().map(|&i| specs[i]).collect(), next: 0 };
+                states.push(PartState {
+                    next_arrival: arrivals.next_flow(),
+                    arrivals,
+                    ids: mine.iter().map(|&i| i as u32).collect(),
+                    next_id: 0,
+                    outbox: vec![Vec::new(); parts],
+                    touched: Vec::new(),
+                    cut_busy: Vec::new(),
+                    spray: Rng::stream(cfg.seed, &format!("spray/{p}")),
+                });
+            }
+            // Each partition's first flow, scheduled partition by partition.
+            for (k, part) in states.iter().enumerate() {
+                if let Some(f) = part.next_arrival {
+                    sim.events.schedule(f.start, EventKind::FlowArrival, k as u32, 0);
+                }
+            }
+            sim.block = Some(Box::new(Block {
                 part_of: part_of.clone(),
-                ports,
+                first: p0 as u32,
+                parts: states,
                 records: shared_records.clone(),
-                ids: mine.iter().map(|&i| i as u32).collect(),
-                next_id: 0,
-                outbox: vec![Vec::new(); parts],
-                touched: Vec::new(),
+                port_part,
+                cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
                 window_end: 0,
                 last_report: Report { next: 0, ..Report::default() },
-                cut_busy: Vec::new(),
-                cut_listed,
                 finished: Vec::new(),
                 counts: Vec::new(),
             }));
-            sim.start_arrivals(Arrivals::List { flows: mine.iter().map(|&i| specs[i]).collect(), next: 0 });
             sims.push(sim);
         }
         let first = sims.iter().filter_map(|s| s.events.next_time()).min();
@@ -498,8 +560,13 @@ impl Partitioned {
             peak_live_packets: 0,
             last_now: 0,
         };
-        outer.partitioned =
-            Some(Box::new(Partitioned { parts: sims, exchange: Exchange::new(parts, threads), threads, windows }));
+        outer.partitioned = Some(Box::new(Partitioned {
+            blocks: sims,
+            parts,
+            old_of,
+            exchange: Exchange::new(parts, threads),
+            windows,
+        }));
         if windows.done {
             Self::finish(&mut outer);
         }
@@ -508,7 +575,7 @@ impl Partitioned {
 
     /// The partitions of a run, for the run statistics.
     pub(super) fn count(&self) -> usize {
-        self.parts.len()
+        self.parts
     }
 
     /// Run windows until `max_events` more events have run or the run is over (then gather the results into
@@ -520,36 +587,23 @@ impl Partitioned {
         }
         run.windows.step_from = run.windows.totals.events;
         run.windows.step_events = max_events;
-        let threads = run.threads;
-        let parts = run.parts.len();
         let exchange = &run.exchange;
         let windows = run.windows;
-        let result = if threads == 1 {
-            run_block(&mut run.parts, 0, exchange, windows)
-        } else {
-            // Thread t runs partitions [t * parts / threads, (t + 1) * parts / threads).
-            let mut blocks = Vec::with_capacity(threads);
-            let mut rest: &mut [Simulation] = &mut run.parts;
-            let mut first = 0;
-            for t in 0..threads {
-                let end = (t + 1) * parts / threads;
-                let (block, tail) = rest.split_at_mut(end - first);
-                blocks.push((first, block));
-                rest = tail;
-                first = end;
-            }
-            std::thread::scope(|scope| {
-                let mut blocks = blocks.into_iter();
-                let (first0, block0) = blocks.next().unwrap();
-                let handles: Vec<_> = blocks
-                    .map(|(first, block)| scope.spawn(move || run_block(block, first, exchange, windows)))
+        let result = match run.blocks.as_mut_slice() {
+            [only] => run_block(only, 0, exchange, windows),
+            [first, rest @ ..] => std::thread::scope(|scope| {
+                let handles: Vec<_> = rest
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, block)| scope.spawn(move || run_block(block, i + 1, exchange, windows)))
                     .collect();
-                let mine = run_block(block0, first0, exchange, windows);
+                let mine = run_block(first, 0, exchange, windows);
                 for h in handles {
                     h.join().expect("a partition's thread panicked");
                 }
                 mine
-            })
+            }),
+            [] => unreachable!("at least one block"),
         };
         run.windows = result;
         let t = result.totals;
@@ -564,7 +618,7 @@ impl Partitioned {
         false
     }
 
-    /// The run is over: bring every partition to its end, and gather their results into `sim`.
+    /// The run is over: bring every block to its end, and gather their results into `sim`.
     fn finish(sim: &mut Simulation) {
         let mut run = sim.partitioned.take().unwrap();
         let w = run.windows;
@@ -577,35 +631,36 @@ impl Partitioned {
         let mut counters = RunCounters::default();
         let mut parked = 0;
         let mut budget = 0u64;
-        let nparts = run.parts.len();
-        for (p, part) in run.parts.iter_mut().enumerate() {
-            if w.cut_short {
-                part.part.as_mut().unwrap().window_end = 0; // what is due by the cut leaves; nothing arrives
-                part.now = end_time;
-                part.send_all_due();
-            }
-            part.finish_records();
-            parked += part.part.as_ref().unwrap().outbox.iter().map(Vec::len).sum::<usize>();
-            counters.add(&part.counters);
-            budget = budget.saturating_add(part.event_budget);
-            parked += part.pool.live();
-            for o in 0..nparts {
+        for o in 0..run.parts {
+            for d in 0..run.parts {
                 for b in 0..2u64 {
                     // Safety: every thread has joined.
-                    parked += unsafe { run.exchange.mail(b, o, p).len() };
+                    parked += unsafe { run.exchange.mail(b, o, d).len() };
                 }
             }
-            for (i, x) in sim.loss.offered.iter_mut().zip(&part.loss.offered) {
+        }
+        for sim_block in run.blocks.iter_mut() {
+            if w.cut_short {
+                sim_block.block.as_mut().unwrap().window_end = 0; // what is due by the cut leaves; nothing arrives
+                sim_block.now = end_time;
+                sim_block.send_all_due();
+            }
+            sim_block.finish_records();
+            counters.add(&sim_block.counters);
+            budget = budget.saturating_add(sim_block.event_budget);
+            parked += sim_block.pool.live();
+            for (i, x) in sim.loss.offered.iter_mut().zip(&sim_block.loss.offered) {
                 *i += x;
             }
-            for (i, x) in sim.loss.dropped.iter_mut().zip(&part.loss.dropped) {
+            for (i, x) in sim.loss.dropped.iter_mut().zip(&sim_block.loss.dropped) {
                 *i += x;
             }
-            let state = part.part.take().unwrap();
-            for &(flow, finish) in &state.finished {
+            let block = sim_block.block.take().unwrap();
+            parked += block.parts.iter().flat_map(|p| &p.outbox).map(Vec::len).sum::<usize>();
+            for &(flow, finish) in &block.finished {
                 sim.flows[flow as usize].finish = finish;
             }
-            for &(flow, retx, timeouts, ooo) in &state.counts {
+            for &(flow, retx, timeouts, ooo) in &block.counts {
                 let rec = &mut sim.flows[flow as usize];
                 if retx != u32::MAX {
                     rec.retransmissions = retx;
@@ -616,10 +671,10 @@ impl Partitioned {
                 }
             }
             #[cfg(test)]
-            sim.port_log.append(&mut part.port_log);
-            let own = std::mem::take(&mut part.ports);
-            for (global, ps) in state.ports.iter().zip(own) {
-                ports[*global as usize] = Some(ps);
+            sim.port_log.append(&mut sim_block.port_log);
+            let base = sim_block.port_base;
+            for (k, ps) in std::mem::take(&mut sim_block.ports).into_iter().enumerate() {
+                ports[run.old_of[base as usize + k] as usize] = Some(ps);
             }
         }
         counters.peak_active_flows = w.peak_active_flows;
@@ -638,66 +693,78 @@ impl Partitioned {
     }
 }
 
-/// Run partitions `parts` (global indices from `first`) window after window until the run or the step is
+/// Run block `t` (the simulation of a thread's partitions) window after window until the run or the step is
 /// over; every thread runs this on its own block, and all decide the same.
-fn run_block(parts: &mut [Simulation], first: usize, ex: &Exchange, mut windows: Windows) -> Windows {
+fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows) -> Windows {
+    let first = sim.block.as_ref().unwrap().first as usize;
+    let count = sim.block.as_ref().unwrap().parts.len();
     loop {
         let w = windows.w;
-        for (k, part) in parts.iter_mut().enumerate() {
-            let p = first + k;
-            let mail = ex.has_mail(w + 1, p).load(Ordering::Relaxed);
-            let last = part.part.as_ref().unwrap().last_report;
-            if !mail && last.next >= windows.end {
-                // Nothing due here in this window and nothing arrived: the report stands, but for the packets
-                // it handed over then, which the other partitions hold now.
-                let report = Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, ..last };
-                part.part.as_mut().unwrap().last_report = report;
-                // Safety: partition p reports at the end of window w.
-                unsafe { ex.report(w, p, report) };
-                continue;
-            }
+        let mut mail = false;
+        for p in first..first + count {
+            mail |= ex.has_mail(w + 1, p).load(Ordering::Relaxed);
+        }
+        let last = sim.block.as_ref().unwrap().last_report;
+        if !mail && last.next >= windows.end {
+            // Nothing due here in this window and nothing arrived: the report stands, but for the packets
+            // handed over then, which the other blocks hold now.
+            let report = Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, ..last };
+            sim.block.as_mut().unwrap().last_report = report;
+            // Safety: block t reports at the end of window w.
+            unsafe { ex.report(w, t, report) };
+        } else {
             if mail {
-                ex.has_mail(w + 1, p).store(false, Ordering::Relaxed);
-                // Take in the mail of the last window, origin by origin.
-                for o in 0..ex.parts {
-                    // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
-                    let cell = unsafe { ex.mail(w + 1, o, p) };
-                    for h in cell.drain(..) {
-                        debug_assert!(h.at >= windows.start);
-                        let id = part.pool.alloc(h.packet);
-                        part.events.schedule(h.at, EventKind::Arrive, id, h.from);
+                // Take in the mail of the last window, partition by partition, origin by origin.
+                for p in first..first + count {
+                    if !ex.has_mail(w + 1, p).swap(false, Ordering::Relaxed) {
+                        continue;
+                    }
+                    for o in 0..ex.parts {
+                        // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
+                        let cell = unsafe { ex.mail(w + 1, o, p) };
+                        for h in cell.drain(..) {
+                            debug_assert!(h.at >= windows.start);
+                            let id = sim.pool.alloc(h.packet);
+                            sim.events.schedule(h.at, EventKind::Handed, id, h.node);
+                        }
                     }
                 }
             }
-            part.run_window(windows.end);
+            sim.run_window(windows.end);
             let flush_at = windows.max_time.map_or(windows.end - 1, |l| l.min(windows.end - 1));
-            let cut_free = part.flush_cut_ports(flush_at);
-            let state = part.part.as_mut().unwrap();
-            let mut in_flight = 0;
-            for d in state.touched.drain(..) {
-                // Safety: partition p, in window w, writes row p of buffer w.
-                let cell = unsafe { ex.mail(w, p, d as usize) };
-                debug_assert!(cell.is_empty(), "drained a window ago");
-                std::mem::swap(cell, &mut state.outbox[d as usize]);
-                in_flight += cell.len() as u64;
-                ex.has_mail(w, d as usize).store(true, Ordering::Relaxed);
+            let mut cut_free = Time::MAX;
+            for k in 0..count {
+                cut_free = cut_free.min(sim.flush_cut_ports(k, flush_at));
             }
-            let sent = std::mem::replace(&mut state.min_sent, Time::MAX);
-            let next = part.events.next_time().unwrap_or(Time::MAX).min(sent).min(cut_free);
+            let block = sim.block.as_mut().unwrap();
+            let mut in_flight = 0;
+            for (k, part) in block.parts.iter_mut().enumerate() {
+                let p = first + k;
+                for d in part.touched.drain(..) {
+                    // Safety: partition p, in window w, writes row p of buffer w.
+                    let cell = unsafe { ex.mail(w, p, d as usize) };
+                    debug_assert!(cell.is_empty(), "drained a window ago");
+                    std::mem::swap(cell, &mut part.outbox[d as usize]);
+                    in_flight += cell.len() as u64;
+                    ex.has_mail(w, d as usize).store(true, Ordering::Relaxed);
+                }
+            }
+            let sent = std::mem::replace(&mut block.min_sent, Time::MAX);
+            let next = sim.events.next_time().unwrap_or(Time::MAX).min(sent).min(cut_free);
             let report = Report {
                 next,
-                events: part.counters.events,
-                budget: part.event_budget,
-                active_flows: part.active_flows,
-                live_packets: part.pool.live() as u64 + in_flight,
+                events: sim.counters.events,
+                budget: sim.event_budget,
+                active_flows: sim.active_flows,
+                live_packets: sim.pool.live() as u64 + in_flight,
                 in_flight,
-                flows_started: part.counters.flows_started,
-                flows_finished: part.counters.flows_finished,
-                now: part.now,
+                flows_started: sim.counters.flows_started,
+                flows_finished: sim.counters.flows_finished,
+                now: sim.now,
             };
-            part.part.as_mut().unwrap().last_report = report;
-            // Safety: partition p reports at the end of window w.
-            unsafe { ex.report(w, p, report) };
+            sim.block.as_mut().unwrap().last_report = report;
+            // Safety: block t reports at the end of window w.
+            unsafe { ex.report(w, t, report) };
         }
         ex.barrier.wait();
         // Safety: between the barrier ending window w and the next one.

@@ -52,8 +52,10 @@ pub struct Topology {
     pub hosts: u32,
     pub nodes: u32,
     pub ports: Vec<PortSpec>,
-    /// Ports of node n are `node_ports[n]..node_ports[n + 1]`.
+    /// Ports of node n are `node_ports[n]..node_ports[n] + node_port_count[n]` (in node order, but for a
+    /// fabric `renumbered` for a partitioned run).
     node_ports: Vec<u32>,
+    node_port_count: Vec<u32>,
     /// The switch each host attaches to, and that switch's port facing the host.
     host_switch: Vec<u32>,
     host_port: Vec<u32>,
@@ -133,11 +135,14 @@ impl TopologyBuilder {
             ports.extend(list);
         }
         node_ports.push(ports.len() as u32);
+        let node_port_count = node_ports.windows(2).map(|w| w[1] - w[0]).collect();
+        node_ports.pop();
         let mut topo = Topology {
             hosts: self.hosts,
             nodes: self.nodes,
             ports,
             node_ports,
+            node_port_count,
             host_switch: Vec::new(),
             host_port: Vec::new(),
             edge_index: Vec::new(),
@@ -157,7 +162,40 @@ impl Topology {
     }
 
     pub fn ports_of(&self, node: u32) -> std::ops::Range<u32> {
-        self.node_ports[node as usize]..self.node_ports[node as usize + 1]
+        let start = self.node_ports[node as usize];
+        start..start + self.node_port_count[node as usize]
+    }
+
+    /// The same fabric with its ports numbered anew, node by node in the order of `nodes` (each node's ports
+    /// keep their order among themselves, so routes and their choices are the same). Returns it and, for each
+    /// new port id, the old one. A partitioned run numbers each partition's ports in one block.
+    pub fn renumbered(&self, nodes: &[u32]) -> (Topology, Vec<u32>) {
+        let mut old_of = Vec::with_capacity(self.ports.len());
+        let mut new_of = vec![0u32; self.ports.len()];
+        let mut node_ports = vec![0u32; self.nodes as usize];
+        for &n in nodes {
+            node_ports[n as usize] = old_of.len() as u32;
+            for p in self.ports_of(n) {
+                new_of[p as usize] = old_of.len() as u32;
+                old_of.push(p);
+            }
+        }
+        assert_eq!(old_of.len(), self.ports.len(), "every node once");
+        let topo = Topology {
+            hosts: self.hosts,
+            nodes: self.nodes,
+            ports: old_of.iter().map(|&p| self.ports[p as usize].clone()).collect(),
+            node_ports,
+            node_port_count: self.node_port_count.clone(),
+            host_switch: self.host_switch.clone(),
+            host_port: self.host_port.iter().map(|&p| new_of[p as usize]).collect(),
+            edge_index: self.edge_index.clone(),
+            edges: self.edges,
+            route_list: self.route_list.clone(),
+            route_lists: self.route_lists.clone(),
+            route_ports: self.route_ports.iter().map(|&p| new_of[p as usize]).collect(),
+        };
+        (topo, old_of)
     }
 
     /// The NIC port of a host.

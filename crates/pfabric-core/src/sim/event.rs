@@ -22,6 +22,8 @@ pub enum EventKind {
     Sample,
     /// Ideal mode: the first flow of schedule generation `a` completes.
     IdealCompletion,
+    /// A partitioned run: packet `a`, handed over from another partition, arrives at node `b`.
+    Handed,
 }
 
 /// Every kind, indexed by its tag (the last entries pad the table to a power of two; no event carries them).
@@ -31,7 +33,7 @@ const KINDS: [EventKind; 8] = [
     EventKind::Timer,
     EventKind::Sample,
     EventKind::IdealCompletion,
-    EventKind::IdealCompletion,
+    EventKind::Handed,
     EventKind::IdealCompletion,
     EventKind::IdealCompletion,
 ];
@@ -461,7 +463,7 @@ mod tests {
     #[test]
     fn an_event_is_24_bytes_and_keeps_its_kind_and_sequence() {
         assert_eq!(std::mem::size_of::<Event>(), 24);
-        for (tag, &kind) in KINDS.iter().enumerate().take(5) {
+        for (tag, &kind) in KINDS.iter().enumerate().take(6) {
             assert_eq!(kind as usize, tag);
             let e = Event::new(5, (1 << 60) + 123, kind, 1, 2);
             assert_eq!((e.kind(), e.seq(), e.a, e.b), (kind, (1 << 60) + 123, 1, 2));
