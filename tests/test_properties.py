@@ -138,3 +138,27 @@ def test_every_run_keeps_its_invariants_and_replays_identically(scenario):
     assert {k: v for k, v in first.stats.items() if k != "wall_s"} == {
         k: v for k, v in again.stats.items() if k != "wall_s"
     }
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=os.environ.get("PFABRIC_PROPERTY_RANDOM") is None,
+)
+@given(scenarios(), st.sampled_from(["groups", "racks", "nodes"]), st.integers(2, 4))
+def test_a_partitioned_run_keeps_its_invariants_on_any_thread_count(scenario, partition, threads):
+    """The partitioned engine (run.threads): every invariant holds, and one thread and `threads` threads give
+    identical tables, whatever the fabric, scheme and workload, with packets handed over between partitions
+    at every cut (partition = "nodes" cuts every link)."""
+    if scenario["workload"]["kind"] == "trace":
+        note("trace:\n" + Path(scenario["workload"]["path"]).read_text())
+    one = pfabric.run({**scenario, "run": {"threads": 1, "partition": partition}})
+    invariants.check(one)
+    many = pfabric.run({**scenario, "run": {"threads": threads, "partition": partition}})
+    assert one.flows.equals(many.flows), f"1 and {threads} threads, different flows"
+    assert one.ports.equals(many.ports), f"1 and {threads} threads, different ports"
+    assert {k: v for k, v in one.stats.items() if k != "wall_s"} == {
+        k: v for k, v in many.stats.items() if k != "wall_s"
+    }

@@ -683,3 +683,30 @@ def test_limits_the_core_enforces_are_checked_and_shown_here(scenario, field, al
     with pytest.raises(ScenarioError) as info:
         Scenario.from_dict(scenario)
     assert str(info.value).startswith(field) and allowed in str(info.value), str(info.value)
+
+
+def test_run_threads_picks_the_partitioned_engine_and_its_hash_ignores_the_count():
+    base = {"topology": {"kind": "fat-tree", "k": 4}, "workload": {"kind": "poisson", "flows": 10}}
+    plain = Scenario.from_dict(base)
+    one = Scenario.from_dict({**base, "run": {"threads": 1}})
+    four = Scenario.from_dict({**base, "run": {"threads": 4}})
+    racks = Scenario.from_dict({**base, "run": {"threads": 4, "partition": "racks"}})
+    assert one.canonical_hash() == four.canonical_hash(), "every thread count gives the same results"
+    assert plain.canonical_hash() != one.canonical_hash(), "the sequential engine breaks ties differently"
+    assert racks.canonical_hash() != four.canonical_hash()
+    assert '"threads"' not in plain.canonical_json(), "a scenario that does not ask keeps its old text"
+
+
+@pytest.mark.parametrize(
+    ("run", "field", "allowed"),
+    [
+        ({"partition": "racks"}, "run.partition", "set only with run.threads"),
+        ({"threads": 2, "partition": "pods"}, "run.partition", "groups"),
+        ({"threads": -1}, "run.threads", "[0, 4096]"),
+        ({"threads": 1.5}, "run.threads", "integer"),
+    ],
+)
+def test_bad_engine_options_are_refused_in_one_line(run, field, allowed):
+    with pytest.raises(ScenarioError) as e:
+        Scenario.from_dict({"run": run})
+    assert e.value.field == field and allowed in str(e.value)

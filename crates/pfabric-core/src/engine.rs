@@ -192,6 +192,8 @@ pub struct Simulation {
     events: EventQueue,
     pool: PacketPool,
     pub(crate) topo: Arc<Topology>,
+    /// The topology's host count, kept at hand: every arrival asks whether its node is a host.
+    hosts: u32,
     ports: Vec<PortState>,
     transport: TransportParams,
     routing: Routing,
@@ -340,6 +342,7 @@ impl Simulation {
             now: 0,
             events: EventQueue::for_horizon(event_horizon(&topo)),
             pool: PacketPool::new(),
+            hosts: topo.hosts,
             topo,
             ports,
             transport: cfg.scheme.transport,
@@ -926,7 +929,7 @@ impl Simulation {
     /// Packet `id` arrives at node `node`: a switch forwards it, a host takes it in.
     #[inline(always)]
     fn arrive_at(&mut self, id: PacketId, node: u32) {
-        if node >= self.topo.hosts {
+        if node >= self.hosts {
             let p = self.pool.get(id);
             let choices = self.topo.next_hops(node, p.dst);
             let port = match choices.len() {
@@ -962,6 +965,7 @@ impl Simulation {
     }
 
     /// Data (or a probe) `pkt`, held in the pool as `id`, reaches its receiver; its ACK takes over the slot.
+    #[inline(always)]
     fn receive_data(&mut self, id: PacketId, pkt: Packet) {
         if pkt.kind == PacketKind::Data {
             self.counters.data_packets_delivered += 1;
@@ -1028,6 +1032,7 @@ impl Simulation {
         self.enqueue(self.topo.nic_port(pkt.dst), id);
     }
 
+    #[inline(always)]
     fn receive_ack(&mut self, ack: Packet) {
         self.counters.control_packets_delivered += 1;
         let slot = self.slot_of[ack.flow as usize];
