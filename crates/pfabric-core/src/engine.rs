@@ -827,6 +827,10 @@ impl Simulation {
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
+        if ps.peer_part != LOCAL {
+            // A partitioned run brings this port up to date itself, at the end of each window.
+            self.queued_at_cut_port(port);
+        }
     }
 
     /// Port `port` starts sending packet `id` at `start` (now, or the moment its serializer freed).

@@ -151,5 +151,6 @@ pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
         ("target_load", sim.target_load),
         ("partitions", sim.partitions() as f64),
         ("windows", sim.windows() as f64),
+        ("handovers", c.handovers as f64),
     ]
 }

@@ -76,7 +76,9 @@ struct PartState {
     /// Packets for each partition, sent in this window, and the partitions they are for.
     outbox: Vec<Vec<Handover>>,
     touched: Vec<u32>,
-    /// Cut ports (by id) that have sent and are not yet idle: still sending, or holding packets.
+    /// Packets for each partition of its own block, by (arrival, node, id): they stay in the block's pool.
+    local_out: Vec<Vec<(Time, u32, PacketId)>>,
+    /// Cut ports (by id) holding packets: a packet joined their queue since the last flush found them empty.
     cut_busy: Vec<u32>,
     /// Its random stream for routes (spray, adaptive ties).
     spray: Rng,
@@ -92,6 +94,9 @@ pub(super) struct Block {
     parts: Vec<PartState>,
     /// Every flow's row as it starts (made before the run).
     pub(super) records: Arc<[FlowRecord]>,
+    /// For each partition of the block, a bit per partition (of the whole run, in words of 64) that handed it
+    /// packets from within the block in this window.
+    local_from: Vec<u64>,
     /// The partition (within the block) of each of the block's ports, and which are listed as busy cut ports.
     port_part: Vec<u32>,
     cut_listed: Vec<bool>,
@@ -143,21 +148,40 @@ impl Simulation {
     /// A packet leaves for partition `dest`: it waits in its partition's outbox until the window ends.
     #[inline(never)]
     pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, node: u32, id: PacketId) {
-        let packet = *self.pool.get(id);
-        self.pool.release(id);
+        self.counters.handovers += 1;
         let slot = self.slot(from);
         let block = self.block.as_mut().expect("only a partitioned run has cut links");
-        let part = &mut block.parts[block.port_part[slot] as usize];
-        if part.outbox[dest as usize].is_empty() {
-            part.touched.push(dest);
-        }
-        part.outbox[dest as usize].push(Handover { at, node, packet });
-        if !block.cut_listed[slot] {
-            block.cut_listed[slot] = true;
-            part.cut_busy.push(from);
+        let origin = block.port_part[slot] as usize;
+        let local = dest.wrapping_sub(block.first) as usize;
+        if local < block.parts.len() {
+            // Within the block: the packet stays in the pool, its arrival waits for the next window.
+            let words = block.local_from.len() / block.parts.len();
+            let o = block.first as usize + origin;
+            block.local_from[local * words + o / 64] |= 1 << (o % 64);
+            block.parts[origin].local_out[local].push((at, node, id));
+        } else {
+            let packet = *self.pool.get(id);
+            self.pool.release(id);
+            let part = &mut block.parts[origin];
+            if part.outbox[dest as usize].is_empty() {
+                part.touched.push(dest);
+            }
+            part.outbox[dest as usize].push(Handover { at, node, packet });
         }
         block.min_sent = block.min_sent.min(at);
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
+    }
+
+    /// A packet waits at cut port `port`: the port joins its partition's list of ports to bring up to date at
+    /// the end of the window (what it owes then leaves at the moment its serializer frees).
+    #[cold]
+    pub(super) fn queued_at_cut_port(&mut self, port: u32) {
+        let slot = self.slot(port);
+        let block = self.block.as_mut().expect("only a partitioned run has cut links");
+        if !block.cut_listed[slot] {
+            block.cut_listed[slot] = true;
+            block.parts[block.port_part[slot] as usize].cut_busy.push(port);
+        }
     }
 
     /// A flow sent from another partition's host: its receiving half, made when its first packet arrives.
@@ -217,16 +241,12 @@ impl Simulation {
             if ps.queued_bytes != 0 {
                 next = next.min(ps.busy_until);
                 i += 1;
-            } else if ps.busy_until > self.now {
-                // Still sending: a packet that joins its queue in a later window leaves when it frees, which
-                // this list makes sure a flush sees.
-                i += 1;
             } else {
                 self.block.as_mut().unwrap().cut_listed[slot] = false;
                 busy.swap_remove(i);
             }
         }
-        // Sending lists no new port (every port it sends on is listed already).
+        // Sending queues nothing: no port joins the list meanwhile.
         let block = self.block.as_mut().unwrap();
         debug_assert!(block.parts[part].cut_busy.is_empty());
         block.parts[part].cut_busy = busy;
@@ -263,9 +283,11 @@ struct Exchange {
     parts: usize,
     blocks: usize,
     mail: Box<[UnsafeCell<Vec<Handover>>]>,
-    /// `has_mail[w % 2][d]`: some partition handed partition `d` packets in window `w` (set by the origins,
+    /// `mail_from[w % 2][d]`: a bit per partition that handed partition `d` packets in window `w`, in words
+    /// of 64 (set by the origins,
     /// cleared by `d` as it takes them in; read after the barrier).
-    has_mail: Box<[std::sync::atomic::AtomicBool]>,
+    mail_from: Box<[std::sync::atomic::AtomicU64]>,
+    words: usize,
     reports: Box<[UnsafeCell<Report>]>,
     barrier: SpinBarrier,
 }
@@ -279,7 +301,8 @@ impl Exchange {
             parts,
             blocks: threads,
             mail: (0..2 * parts * parts).map(|_| UnsafeCell::new(Vec::new())).collect(),
-            has_mail: (0..2 * parts).map(|_| std::sync::atomic::AtomicBool::new(false)).collect(),
+            mail_from: (0..2 * parts * parts.div_ceil(64)).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
+            words: parts.div_ceil(64),
             reports: (0..2 * threads).map(|_| UnsafeCell::new(Report::default())).collect(),
             barrier: SpinBarrier::new(threads),
         }
@@ -291,8 +314,10 @@ impl Exchange {
         &mut *self.mail[((w % 2) as usize * self.parts + from) * self.parts + to].get()
     }
 
-    fn has_mail(&self, w: u64, to: usize) -> &std::sync::atomic::AtomicBool {
-        &self.has_mail[(w % 2) as usize * self.parts + to]
+    /// The words of partition `to`'s origin bits for window `w`.
+    fn mail_from(&self, w: u64, to: usize) -> &[std::sync::atomic::AtomicU64] {
+        let at = ((w % 2) as usize * self.parts + to) * self.words;
+        &self.mail_from[at..at + self.words]
     }
 
     /// Safety: the caller is block `t` at the end of window `w`.
@@ -517,6 +542,7 @@ impl Partitioned {
                     next_id: 0,
                     outbox: vec![Vec::new(); parts],
                     touched: Vec::new(),
+                    local_out: vec![Vec::new(); p1 - p0],
                     cut_busy: Vec::new(),
                     spray: Rng::stream(cfg.seed, &format!("spray/{p}")),
                 });
@@ -533,6 +559,7 @@ impl Partitioned {
                 parts: states,
                 records: shared_records.clone(),
                 port_part,
+                local_from: vec![0; (p1 - p0) * parts.div_ceil(64)],
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
                 window_end: 0,
@@ -700,9 +727,9 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
     let count = sim.block.as_ref().unwrap().parts.len();
     loop {
         let w = windows.w;
-        let mut mail = false;
+        let mut mail = sim.block.as_ref().unwrap().local_from.iter().any(|&word| word != 0);
         for p in first..first + count {
-            mail |= ex.has_mail(w + 1, p).load(Ordering::Relaxed);
+            mail |= ex.mail_from(w + 1, p).iter().any(|word| word.load(Ordering::Relaxed) != 0);
         }
         let last = sim.block.as_ref().unwrap().last_report;
         if !mail && last.next >= windows.end {
@@ -715,17 +742,41 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
         } else {
             if mail {
                 // Take in the mail of the last window, partition by partition, origin by origin.
-                for p in first..first + count {
-                    if !ex.has_mail(w + 1, p).swap(false, Ordering::Relaxed) {
-                        continue;
-                    }
-                    for o in 0..ex.parts {
-                        // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
-                        let cell = unsafe { ex.mail(w + 1, o, p) };
-                        for h in cell.drain(..) {
-                            debug_assert!(h.at >= windows.start);
-                            let id = sim.pool.alloc(h.packet);
-                            sim.events.schedule(h.at, EventKind::Handed, id, h.node);
+                // Origins in partition order, whether in this block (their packets still in its pool) or
+                // in another (copied into it here).
+                let words = ex.words;
+                for k in 0..count {
+                    let p = first + k;
+                    for (i, word) in ex.mail_from(w + 1, p).iter().enumerate() {
+                        let block = sim.block.as_mut().unwrap();
+                        let local = std::mem::take(&mut block.local_from[k * words + i]);
+                        // (A load, and a store only when set: most words are empty, and a swap is a locked
+                        // instruction.)
+                        let remote = word.load(Ordering::Relaxed);
+                        if remote != 0 {
+                            word.store(0, Ordering::Relaxed);
+                        }
+                        let mut bits = remote | local;
+                        while bits != 0 {
+                            let o = i * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if (first..first + count).contains(&o) {
+                                let mut out =
+                                    std::mem::take(&mut sim.block.as_mut().unwrap().parts[o - first].local_out[k]);
+                                for (at, node, id) in out.drain(..) {
+                                    debug_assert!(at >= windows.start);
+                                    sim.events.schedule(at, EventKind::Handed, id, node);
+                                }
+                                sim.block.as_mut().unwrap().parts[o - first].local_out[k] = out;
+                            } else {
+                                // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
+                                let cell = unsafe { ex.mail(w + 1, o, p) };
+                                for h in cell.drain(..) {
+                                    debug_assert!(h.at >= windows.start);
+                                    let id = sim.pool.alloc(h.packet);
+                                    sim.events.schedule(h.at, EventKind::Handed, id, h.node);
+                                }
+                            }
                         }
                     }
                 }
@@ -746,7 +797,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     debug_assert!(cell.is_empty(), "drained a window ago");
                     std::mem::swap(cell, &mut part.outbox[d as usize]);
                     in_flight += cell.len() as u64;
-                    ex.has_mail(w, d as usize).store(true, Ordering::Relaxed);
+                    ex.mail_from(w, d as usize)[p / 64].fetch_or(1 << (p % 64), Ordering::Relaxed);
                 }
             }
             let sent = std::mem::replace(&mut block.min_sent, Time::MAX);

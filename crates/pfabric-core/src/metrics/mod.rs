@@ -59,6 +59,8 @@ pub struct RunCounters {
     pub flows_finished: u64,
     pub peak_active_flows: u64,
     pub peak_live_packets: u64,
+    /// A partitioned run: packets handed over from one partition to another.
+    pub handovers: u64,
 }
 
 impl RunCounters {
@@ -75,5 +77,6 @@ impl RunCounters {
         self.offered_wire_bytes += o.offered_wire_bytes;
         self.flows_started += o.flows_started;
         self.flows_finished += o.flows_finished;
+        self.handovers += o.handovers;
     }
 }
