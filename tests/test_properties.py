@@ -147,7 +147,7 @@ def test_every_run_keeps_its_invariants_and_replays_identically(scenario):
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=os.environ.get("PFABRIC_PROPERTY_RANDOM") is None,
 )
-@given(scenarios(), st.sampled_from(["groups", "racks", "nodes"]), st.integers(2, 4))
+@given(scenarios(), st.sampled_from(["groups", "racks", "hosts", "nodes"]), st.integers(2, 4))
 def test_a_partitioned_run_keeps_its_invariants_on_any_thread_count(scenario, partition, threads):
     """The partitioned engine (run.threads): every invariant holds, and one thread and `threads` threads give
     identical tables, whatever the fabric, scheme and workload, with packets handed over between partitions

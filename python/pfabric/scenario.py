@@ -808,11 +808,13 @@ class Run(_Section):
         "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs) "
         "run sequentially whatever this says (stats: partitions = 0).",
     )
-    partition: Literal["groups", "racks", "nodes"] | None = Field(
+    partition: Literal["groups", "racks", "hosts", "nodes"] | None = Field(
         None,
         description="How the partitioned engine cuts the fabric: groups (racks joined through switches that "
-        "reach some but not all of them: a fat-tree's pods, a leaf-spine's racks; the default), racks, or "
-        "nodes (every node on its own, every link cut: for tests, fabrics of at most 1024 nodes). Used with "
+        "reach some but not all of them: a fat-tree's pods, a leaf-spine's racks), racks, hosts (the "
+        "switches together, each rack's hosts apart: only host links are cut, whose delay bounds the "
+        "windows), or nodes (every node on its own, every link cut: for tests, fabrics of at most 1024 "
+        "nodes). Unset: groups on a fat-tree, hosts on other fabrics (what measured fastest). Used with "
         "run.threads only.",
     )
 
@@ -1059,7 +1061,7 @@ class Scenario(_Section):
         run = data["run"]
         threads, partition = run.pop("threads"), run.pop("partition")
         if threads is not None:
-            run["partitioned"] = partition or "groups"
+            run["partitioned"] = partition or "default"
         return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
     def canonical_hash(self) -> str:

@@ -5,7 +5,8 @@
 //! cargo run --release -p pfabric-core --example bench -- [--parallelism] [SCENARIO ...]
 //!
 //! A scenario name may end in `@tN`: the same scenario on the partitioned engine with N threads (`run.threads`;
-//! `@t1` is the partitioned engine on one thread, the bare name the sequential engine).
+//! `@t1` is the partitioned engine on one thread, the bare name the sequential engine), and then in
+//! `/PARTITION`: how it cuts the fabric (`run.partition`).
 //!
 //! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
 //! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
@@ -147,7 +148,12 @@ fn main() {
         names = vec!["tcp-websearch-0.6-20k".into(), "pfabric-websearch-0.6-20k".into()];
     }
     for name in names {
-        let (base, threads) = match name.rsplit_once("@t") {
+        // `NAME@tN` or `NAME@tN/PARTITION`.
+        let (name_part, partition) = match name.split_once('/') {
+            Some((n, p)) => (n.to_string(), Some(p.to_string())),
+            None => (name.clone(), None),
+        };
+        let (base, threads) = match name_part.rsplit_once("@t") {
             Some((base, n)) => match n.parse::<u32>() {
                 Ok(n) => (base, Some(n)),
                 Err(_) => {
@@ -155,14 +161,14 @@ fn main() {
                     std::process::exit(2);
                 }
             },
-            None => (name.as_str(), None),
+            None => (name_part.as_str(), None),
         };
         let Some(mut v) = scenario(base) else {
             eprintln!("unknown scenario {name}");
             std::process::exit(2);
         };
         if let Some(n) = threads {
-            v["run"] = json!({"threads": n});
+            v["run"] = json!({"threads": n, "partition": partition});
         }
         let cfg = ScenarioConfig::from_value(&v).expect("valid scenario");
         let (cpu0, _) = cpu_and_peak_mem();

@@ -1034,12 +1034,17 @@ impl ScenarioConfig {
         };
         use crate::net::partition::{PartitionKind, MAX_NODE_PARTITIONS};
         let partition = match run.get("partition") {
-            None | Some(Value::Null) => PartitionKind::default(),
+            // Unset: what runs fastest on the kind of fabric (bench/RESULTS.md, seventh session): a fat-tree's
+            // pods; elsewhere hosts apart from switches, whose long host links make long windows.
+            None | Some(Value::Null) => match topology.kind {
+                TopologyKind::FatTree { .. } => PartitionKind::Groups,
+                _ => PartitionKind::Hosts,
+            },
             Some(Value::String(name)) => match PartitionKind::parse(name) {
                 Some(kind) => kind,
-                None => return err("run.partition", format!("{name:?}"), "one of: groups, racks, nodes"),
+                None => return err("run.partition", format!("{name:?}"), "one of: groups, racks, hosts, nodes"),
             },
-            Some(other) => return err("run.partition", other.to_string(), "one of: groups, racks, nodes"),
+            Some(other) => return err("run.partition", other.to_string(), "one of: groups, racks, hosts, nodes"),
         };
         if partition == PartitionKind::Nodes && topology.nodes() > MAX_NODE_PARTITIONS {
             return err(

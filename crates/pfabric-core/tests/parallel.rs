@@ -66,6 +66,7 @@ fn every_thread_count_gives_the_same_bytes() {
         (fat_tree(4, "ecmp"), json!({"name": "aifo"}), "nodes"),
         (fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
         (json!({"kind": "dumbbell", "hosts_per_side": 4}), json!({"name": "pfabric"}), "nodes"),
+        (leaf_spine(), json!({"name": "tcp"}), "hosts"),
     ];
     for (topology, scheme, partition) in cases {
         let label = format!("{topology} {scheme} {partition}");
@@ -132,11 +133,11 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         star(6),
     ];
     let schemes = ["pfabric", "tcp", "dctcp", "pifo", "sp-pifo", "aifo", "afq", "pfabric-linerate"];
-    let partitions = ["groups", "racks", "nodes"];
+    let partitions = ["groups", "racks", "hosts", "nodes"];
     for case in 0..cases {
         let topology = &topologies[rng.below(topologies.len() as u64) as usize];
         let scheme = json!({"name": schemes[rng.below(schemes.len() as u64) as usize]});
-        let partition = partitions[rng.below(3) as usize];
+        let partition = partitions[rng.below(partitions.len() as u64) as usize];
         let load = 0.2 + 0.7 * (rng.below(100) as f64 / 100.0);
         let flows = 20 + rng.below(80);
         let limit = if rng.below(3) == 0 { Some(0.0001 + rng.below(20) as f64 * 0.0001) } else { None };

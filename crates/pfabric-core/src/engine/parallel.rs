@@ -500,9 +500,11 @@ impl Partitioned {
         }
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
         let mut sims = Vec::with_capacity(threads);
+        // Thread t runs a block of consecutive partitions, cut where the ports (what most work scales with)
+        // divide most evenly: one simulation each. Which thread runs a partition changes no result.
+        let bounds = balanced_blocks(&block, threads);
         for t in 0..threads {
-            // Thread t runs partitions [t * parts / threads, (t + 1) * parts / threads): one simulation.
-            let (p0, p1) = (t * parts / threads, (t + 1) * parts / threads);
+            let (p0, p1) = (bounds[t], bounds[t + 1]);
             let ports: Vec<u32> = (block[p0]..block[p1]).collect();
             let states = ports
                 .iter()
@@ -718,6 +720,31 @@ impl Partitioned {
         sim.partitions = run.count();
         sim.windows = w.w;
     }
+}
+
+/// Where `threads` blocks of consecutive partitions start (and the last ends), given each partition's
+/// first port (`first_port`, one more entry than partitions): each block holds at least one partition, and
+/// the blocks' port counts are as even as consecutive cuts allow.
+fn balanced_blocks(first_port: &[u32], threads: usize) -> Vec<usize> {
+    let parts = first_port.len() - 1;
+    let total = first_port[parts] as f64;
+    let mut bounds = vec![0];
+    for t in 1..threads {
+        let goal = total * t as f64 / threads as f64;
+        let lo = bounds[t - 1] + 1;
+        let hi = parts - (threads - t);
+        // The cut at or after `lo` whose port count is nearest the goal.
+        let cut = (lo..=hi)
+            .min_by(|&a, &b| {
+                let da = (first_port[a] as f64 - goal).abs();
+                let db = (first_port[b] as f64 - goal).abs();
+                da.total_cmp(&db)
+            })
+            .unwrap_or(lo);
+        bounds.push(cut);
+    }
+    bounds.push(parts);
+    bounds
 }
 
 /// Run block `t` (the simulation of a thread's partitions) window after window until the run or the step is
