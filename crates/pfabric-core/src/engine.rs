@@ -499,23 +499,28 @@ impl Simulation {
             }
             self.now = ev.time;
             self.counters.events += 1;
-            // Nearly every event is a packet's arrival, and the next one is known already: ask for its packet
-            // and the port that sent it now (the port's first line, which every arrival reads, and its queue,
-            // which a due transmission reads), so that their cache misses overlap this event's work. (Asked
-            // whatever the kind: a branch on it costs more than a useless prefetch.)
-            if let Some(next) = self.events.peek_after_pop() {
-                self.pool.prefetch(next.a);
-                if let Some(ps) = self.ports.get(self.slot(next.b)) {
-                    crate::sim::prefetch(ps);
-                    crate::sim::prefetch(&ps.queue);
-                }
-            }
+            self.prefetch_next();
             if PROFILE {
                 self.profile_event(ev.kind(), ev.a, ev.b);
             }
             self.dispatch(ev);
         }
         false
+    }
+
+    /// Nearly every event is a packet's arrival, and the next one is known already: ask for its packet and the
+    /// port that sent it now (the port's first line, which every arrival reads, and its queue, which a due
+    /// transmission reads), so that their cache misses overlap this event's work. (Asked whatever the kind: a
+    /// branch on it costs more than a useless prefetch.)
+    #[inline(always)]
+    fn prefetch_next(&self) {
+        if let Some(next) = self.events.peek_after_pop() {
+            self.pool.prefetch(next.a);
+            if let Some(ps) = self.ports.get(self.slot(next.b)) {
+                crate::sim::prefetch(ps);
+                crate::sim::prefetch(&ps.queue);
+            }
+        }
     }
 
     /// Do what event `ev` says (its time is now).

@@ -1,14 +1,17 @@
-//! The partitioned engine: the fabric cut into partitions (`net::partition`), each a simulation of its own
-//! nodes with its own event queue, packets, flows, counters and random streams, run side by side on threads
-//! in windows of the lookahead (issue "Scale"; DESIGN.md section 8).
+//! The partitioned engine: the fabric cut into partitions (`net::partition`), run side by side on threads in
+//! windows of the lookahead (issue "Scale"; DESIGN.md section 8). A thread runs a block of consecutive
+//! partitions in one simulation (one event queue, packet pool and set of connections: events of different
+//! partitions touch different state, so their interleaving changes nothing), with each partition's flow
+//! arrivals, outboxes, cut ports and route stream kept apart.
 //!
-//! A window is `[start, start + lookahead)`. Within it each partition runs its own events; a packet that
-//! crosses a cut link arrives at least one lookahead after it leaves, so in a later window: it waits in its
-//! partition's outbox. At the end of the window every partition hands its outboxes over (double-buffered
-//! mailboxes, one per ordered pair of partitions) and reports when its next event is due; after one barrier,
-//! every thread computes the same next window from the same reports. The next window opens with each
-//! partition taking in its mail, origin by origin in partition order and each origin's packets in the order
-//! it sent them, so equal arrival times are ordered by (time, origin partition, sequence).
+//! A window is `[start, start + lookahead)`. Within it each block runs its events; a packet that crosses a
+//! cut link arrives at least one lookahead after it leaves, so in a later window: it waits in its
+//! partition's outbox (within the block, its arrival only; the packet stays in the pool). At the end of the
+//! window the outboxes go to double-buffered mailboxes, one per ordered pair of partitions, each block
+//! reports when its next event is due, and after one barrier every thread computes the same next window
+//! from the same reports. The next window opens with each partition taking in its mail, origin by origin in
+//! partition order and each origin's packets in the order it sent them, so equal arrival times are ordered
+//! by (time, origin partition, sequence) whichever block holds the origin.
 //!
 //! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
 //! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
@@ -16,8 +19,8 @@
 //! bounds the next window's start by the moment its serializer frees (so that what it sends then, handed over
 //! at the end of that window, still arrives in a later one).
 //!
-//! What a partition does depends only on its state, the window and its mail, never on which thread runs it or
-//! when: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
+//! What a partition does depends only on its state, the window and its mail, never on which thread or block
+//! runs it: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
 //! equal times are broken per partition), which is fixed by the topology; they differ from the sequential
 //! engine's in such ties, in the spray and adaptive routes' random draws (a stream per partition), and in the
 //! per-window counters below.
@@ -213,14 +216,7 @@ impl Simulation {
             debug_assert!(ev.time >= self.now, "event at {} after {}", ev.time, self.now);
             self.now = ev.time;
             self.counters.events += 1;
-            // As the sequential loop does: the next event's packet and port, fetched while this one runs.
-            if let Some(next) = self.events.peek_after_pop() {
-                self.pool.prefetch(next.a);
-                if let Some(ps) = self.ports.get(self.slot(next.b)) {
-                    crate::sim::prefetch(ps);
-                    crate::sim::prefetch(&ps.queue);
-                }
-            }
+            self.prefetch_next();
             self.dispatch(ev);
         }
     }

@@ -195,12 +195,7 @@ mod tests {
     use crate::net::topology::{dumbbell, fat_tree, leaf_spine, star, LinkParams};
 
     fn links() -> LinkParams {
-        LinkParams {
-            host_rate_bps: 10_000_000_000,
-            core_rate_bps: 40_000_000_000,
-            link_delay_ps: 200_000,
-            host_delay_ps: 2_500_000,
-        }
+        LinkParams::PAPER
     }
 
     #[test]

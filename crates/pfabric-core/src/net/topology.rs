@@ -437,6 +437,15 @@ pub struct LinkParams {
 }
 
 impl LinkParams {
+    /// The pFabric paper's links (section 5.1): hosts at 10 Gbps, the fabric at 40 Gbps, 0.2 us per link and
+    /// 2.5 us of host delay on each host link. (Scenarios spell these out in `config`; tests build with it.)
+    pub const PAPER: LinkParams = LinkParams {
+        host_rate_bps: 10_000_000_000,
+        core_rate_bps: 40_000_000_000,
+        link_delay_ps: 200_000,
+        host_delay_ps: 2_500_000,
+    };
+
     fn host_link_delay(&self) -> Time {
         self.link_delay_ps + self.host_delay_ps
     }
