@@ -328,17 +328,20 @@ impl Exchange {
     }
 }
 
-/// Threads meet here at the end of every window. Spins (windows are short), yielding after a while so that
-/// more threads than cores still progress.
+/// Threads meet here at the end of every window. Spins (windows are short), yielding after a while; with more
+/// threads than cores it yields at once, as the thread it waits for may be waiting for its core.
 struct SpinBarrier {
     threads: usize,
+    spins: u32,
     waiting: AtomicUsize,
     generation: AtomicUsize,
 }
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
-        SpinBarrier { threads, waiting: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let spins = if threads <= cores { 2_000 } else { 0 };
+        SpinBarrier { threads, spins, waiting: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
     }
 
     fn wait(&self) {
@@ -353,7 +356,7 @@ impl SpinBarrier {
         }
         let mut spins = 0u32;
         while self.generation.load(Ordering::Acquire) == generation {
-            if spins < 2_000 {
+            if spins < self.spins {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
