@@ -147,16 +147,22 @@ def test_every_run_keeps_its_invariants_and_replays_identically(scenario):
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=os.environ.get("PFABRIC_PROPERTY_RANDOM") is None,
 )
-@given(scenarios(), st.sampled_from(["groups", "racks", "hosts", "nodes"]), st.integers(2, 4))
-def test_a_partitioned_run_keeps_its_invariants_on_any_thread_count(scenario, partition, threads):
+@given(
+    scenarios(),
+    st.sampled_from(["groups", "racks", "hosts", "nodes"]),
+    st.integers(2, 4),
+    st.one_of(st.none(), st.integers(1_000, 50_000)),
+)
+def test_a_partitioned_run_keeps_its_invariants_on_any_thread_count(scenario, partition, threads, budget):
     """The partitioned engine (run.threads): every invariant holds, and one thread and `threads` threads give
     identical tables, whatever the fabric, scheme and workload, with packets handed over between partitions
-    at every cut (partition = "nodes" cuts every link)."""
+    at every cut (partition = "nodes" cuts every link), stopped by an event budget or not."""
     if scenario["workload"]["kind"] == "trace":
         note("trace:\n" + Path(scenario["workload"]["path"]).read_text())
-    one = pfabric.run({**scenario, "run": {"threads": 1, "partition": partition}})
+    run = {"partition": partition, "max_events": budget}
+    one = pfabric.run({**scenario, "run": {**run, "threads": 1}})
     invariants.check(one)
-    many = pfabric.run({**scenario, "run": {"threads": threads, "partition": partition}})
+    many = pfabric.run({**scenario, "run": {**run, "threads": threads}})
     assert one.flows.equals(many.flows), f"1 and {threads} threads, different flows"
     assert one.ports.equals(many.ports), f"1 and {threads} threads, different ports"
     assert {k: v for k, v in one.stats.items() if k != "wall_s"} == {

@@ -180,8 +180,9 @@ fn main() {
         let cpu_s = (cpu1 - cpu0).max(1e-9);
         let c = sim.counters();
         println!(
-            "{name}: partitions {} windows {} handovers {}  flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
-            sim.partitions(), sim.windows(), c.handovers, c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
+            "{name}: partitions {} windows {} handovers {} critical {:.1}%  flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
+            sim.partitions(), sim.windows(), c.handovers,
+            100.0 * sim.critical_events() as f64 / c.events.max(1) as f64, c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
             c.packet_hops as f64 / cpu_s / 1e6, c.events as f64 / cpu_s / 1e6, peak_mib, sim.now() as f64 / 1e12,
             sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets
         );

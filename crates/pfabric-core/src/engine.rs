@@ -250,6 +250,8 @@ pub struct Simulation {
     /// The partitions a partitioned run had (0: a sequential run), and the windows it ran.
     pub(crate) partitions: usize,
     pub(crate) windows: u64,
+    /// A partitioned run: the sum over windows of the busiest thread's events (see `critical_events`).
+    critical_events: u64,
     #[cfg(test)]
     port_log: Vec<PortLog>,
 }
@@ -384,6 +386,7 @@ impl Simulation {
             parked_packets: 0,
             partitions: 0,
             windows: 0,
+            critical_events: 0,
             #[cfg(test)]
             port_log: Vec::new(),
         }
@@ -454,6 +457,13 @@ impl Simulation {
     /// The windows a partitioned run synchronized its partitions in (0: sequential).
     pub fn windows(&self) -> u64 {
         self.windows
+    }
+
+    /// A partitioned run: the sum over windows of the busiest thread's events, the work no thread count
+    /// could overlap with these blocks. Unlike every result it depends on the thread count, so it is not
+    /// among the run's statistics (the bench prints it).
+    pub fn critical_events(&self) -> u64 {
+        self.critical_events
     }
 
     /// Run to the end: until no event is left (every flow finished) or the time limit.

@@ -141,14 +141,19 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         let load = 0.2 + 0.7 * (rng.below(100) as f64 / 100.0);
         let flows = 20 + rng.below(80);
         let limit = if rng.below(3) == 0 { Some(0.0001 + rng.below(20) as f64 * 0.0001) } else { None };
-        let label = format!("case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?}");
+        // An event budget that may stop the run: checked between windows, on the same totals on any thread.
+        let budget = if rng.below(4) == 0 { Some(2_000 + rng.below(20_000)) } else { None };
+        let label = format!(
+            "case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?} budget {budget:?}"
+        );
         let at = |threads: u32| {
-            let r = json!({"threads": threads, "partition": partition, "max_sim_time_s": limit});
+            let r = json!({"threads": threads, "partition": partition, "max_sim_time_s": limit, "max_events": budget});
             run(config(topology, &poisson(load, flows), &scheme, r, case + 1))
         };
         let one = at(1);
         assert!(words(&one) == words(&at(3)), "{label}: 3 threads differ from one");
         let c = one.counters();
+        assert_eq!(one.flows().len() as u64, c.flows_started, "{label}: a row per flow started");
         if one.cut_short() {
             let accounted = c.data_packets_delivered + c.data_packets_dropped;
             assert!(accounted <= c.data_packets_sent, "{label}");
@@ -157,4 +162,22 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
             check_conservation(&one, &label);
         }
     }
+}
+
+/// Regression: `run.max_events` once counted once per thread (each block started from the whole budget), so
+/// a run stopped by it went further the more threads it had.
+#[test]
+fn an_event_budget_stops_a_partitioned_run_at_the_same_place_on_any_thread_count() {
+    let (topology, workload) = (fat_tree(4, "spray"), poisson(0.85, 76));
+    let at = |threads: u32| {
+        let r = json!({"threads": threads, "partition": "nodes", "max_events": 17_610});
+        run(config(&topology, &workload, &json!({"name": "pfabric"}), r, 7))
+    };
+    let one = at(1);
+    assert!(one.out_of_budget() && one.counters().flows_finished < 76);
+    // Rows for the flows that started, as a sequential run has (regression: every flow drawn had one).
+    assert_eq!(one.flows().len() as u64, one.counters().flows_started);
+    // Checked between windows: at most one window's events past the budget.
+    assert!(one.counters().events >= 17_610 && one.counters().events < 17_610 + 2_000, "{}", one.counters().events);
+    assert!(words(&one) == words(&at(3)), "3 threads differ from one");
 }

@@ -266,15 +266,17 @@ struct Report {
     flows_started: u64,
     flows_finished: u64,
     now: Time,
+    /// Events it ran in the window (0 when it had nothing to do).
+    window_events: u64,
 }
 
 /// The mailboxes and reports the partitions share, and the barrier between windows.
 ///
-/// Access protocol (why the cells need no locks): in window `w`, partition `o` writes only the cells
-/// `mail[w % 2][o][*]` and `report[w % 2][o]`, and at the start of window `w + 1` partition `d` drains only
-/// the cells `mail[w % 2][*][d]`; every thread reads every `report[w % 2][*]` between the barrier that ends
-/// window `w` and the one that ends `w + 1`. Writes to a buffer happen two windows apart, with a barrier
-/// between them and every read.
+/// Access protocol (why the cells need no locks): in window `w`, the block holding partition `o` writes only
+/// the cells `mail[w % 2][o][*]`, block `t` only `report[w % 2][t]`, and at the start of window `w + 1` the
+/// block holding partition `d` drains only the cells `mail[w % 2][*][d]`; every thread reads every
+/// `report[w % 2][*]` between the barrier that ends window `w` and the one that ends `w + 1`. Writes to a
+/// buffer happen two windows apart, with a barrier between them and every read.
 struct Exchange {
     parts: usize,
     blocks: usize,
@@ -387,6 +389,9 @@ struct Windows {
     peak_active_flows: u64,
     peak_live_packets: u64,
     last_now: Time,
+    /// The sum over windows of the busiest block's events: the run's critical path (it depends on the
+    /// blocks, so on the thread count, unlike every result).
+    critical_events: u64,
 }
 
 impl Windows {
@@ -404,7 +409,9 @@ impl Windows {
             t.flows_started += r.flows_started;
             t.flows_finished += r.flows_finished;
             t.now = t.now.max(r.now);
+            t.window_events = t.window_events.max(r.window_events);
         }
+        self.critical_events += t.window_events;
         self.totals = t;
         self.last_now = t.now;
         self.peak_active_flows = self.peak_active_flows.max(t.active_flows);
@@ -525,9 +532,9 @@ impl Partitioned {
             let shift = super::event_horizon_shift(&numbered);
             let widened = (shift + widen).min(shift.max(crate::sim::event::RADIX_MAX_SHIFT));
             sim.events = crate::sim::event::EventQueue::with_slot_width(widened);
-            if sim.budget_derived {
-                sim.event_budget = 0; // the flows' allowances only: the base counts once, for the whole run
-            }
+            // A block's budget counts its flows' allowances only (none when `run.max_events` is set): the base
+            // counts once, for the whole run.
+            sim.event_budget = 0;
             sim.port_base = block[p0];
             sim.slot_of = vec![NO_SLOT; specs.len()];
             sim.rx_slot_of = vec![NO_SLOT; specs.len()];
@@ -587,6 +594,7 @@ impl Partitioned {
             peak_active_flows: 0,
             peak_live_packets: 0,
             last_now: 0,
+            critical_events: 0,
         };
         outer.partitioned = Some(Box::new(Partitioned {
             blocks: sims,
@@ -705,6 +713,10 @@ impl Partitioned {
                 ports[run.old_of[base as usize + k] as usize] = Some(ps);
             }
         }
+        // A run cut short started the flows due before its last window ended: the first ones (flows are
+        // numbered in start order), and only those have rows, as in a sequential run.
+        debug_assert!(sim.flows[counters.flows_started as usize..].iter().all(|f| f.finish == UNFINISHED));
+        sim.flows.truncate(counters.flows_started as usize);
         counters.peak_active_flows = w.peak_active_flows;
         counters.peak_live_packets = w.peak_live_packets;
         sim.counters = counters;
@@ -718,6 +730,7 @@ impl Partitioned {
         sim.parked_packets = parked;
         sim.partitions = run.count();
         sim.windows = w.w;
+        sim.critical_events = w.critical_events;
     }
 }
 
@@ -761,7 +774,8 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
         if !mail && last.next >= windows.end {
             // Nothing due here in this window and nothing arrived: the report stands, but for the packets
             // handed over then, which the other blocks hold now.
-            let report = Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, ..last };
+            let report =
+                Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, window_events: 0, ..last };
             sim.block.as_mut().unwrap().last_report = report;
             // Safety: block t reports at the end of window w.
             unsafe { ex.report(w, t, report) };
@@ -838,6 +852,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                 flows_started: sim.counters.flows_started,
                 flows_finished: sim.counters.flows_finished,
                 now: sim.now,
+                window_events: sim.counters.events - last.events,
             };
             sim.block.as_mut().unwrap().last_report = report;
             // Safety: block t reports at the end of window w.
