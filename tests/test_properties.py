@@ -104,6 +104,7 @@ def workloads(draw, hosts: int) -> dict:
 
 
 HANDSHAKING = {"tcp", "dctcp", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq"}
+RANKED = {"pifo", "sp-pifo", "aifo", "pieo", "afq"}
 
 
 @st.composite
@@ -114,6 +115,14 @@ def scenarios(draw) -> dict:
     work = draw(workloads(hosts))
     if scheme["name"] in HANDSHAKING and draw(st.booleans()):
         scheme["handshake"] = True
+    if scheme["name"] in RANKED and draw(st.booleans()):
+        # The ranked schemes' other hosts: DCTCP over marking ports, pFabric's transport, paced sources.
+        scheme["host"] = draw(st.sampled_from(["dctcp", "pfabric", "constant-rate"]))
+        if scheme["host"] == "dctcp":
+            scheme["ecn_threshold_bytes"] = draw(st.sampled_from([3_000, 30_000]))
+        if scheme["host"] == "constant-rate":
+            scheme["sender_jitter"] = draw(st.sampled_from([0.0, 0.1]))
+            scheme.pop("handshake", None)
     if scheme["name"] == "prio-queues" and work["kind"] != "poisson":
         scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
     return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
