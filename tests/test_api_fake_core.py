@@ -32,7 +32,10 @@ def test_columns_to_table_from_buffers_and_strings():
     )
     assert table.column_names == ["a", "b", "c", "tier"]
     assert table.column("a").to_pylist() == [1, 2] and str(table.schema.field("a").type) == "uint64"
-    assert table.column("tier").to_pylist() == ["host", "leaf"] and str(table.schema.field("tier").type) == "string"
+    assert (
+        table.column("tier").to_pylist() == ["host", "leaf"]
+        and str(table.schema.field("tier").type) == "string"
+    )
 
 
 def test_run_returns_tables_with_derived_columns(fake_core):

@@ -96,6 +96,14 @@ def test_bad_seed_argument(tmp_path, pfabric_env):
     assert_usage_error(result, "seed: -3 is not allowed")
 
 
+def test_bad_threads_argument(tmp_path, pfabric_env):
+    (tmp_path / "ok.toml").write_text("")
+    result = pfabric(
+        pfabric_env, "run", str(tmp_path / "ok.toml"), "-o", str(tmp_path / "out"), "--threads", "-3"
+    )
+    assert_usage_error(result, "run.threads: -3 is not allowed", "[0, 4096]")
+
+
 @pytest.mark.parametrize(
     "args, expected",
     [

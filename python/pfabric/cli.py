@@ -57,6 +57,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-o", "--out", required=True, metavar="OUT", help="output folder (created if needed)")
     run.add_argument("--seed", type=int, metavar="N", help="replace the scenario's seed")
+    run.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="run the partitioned engine on N threads (0: every core), as run.threads does; any N gives the "
+        "same results",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary table")
     run.add_argument(
         "--preset", metavar="NAME", help="run a preset experiment instead of a file (`pfabric presets`)"
@@ -626,6 +633,8 @@ def _run(args: argparse.Namespace) -> int:
     scenario = Scenario.from_toml(args.scenario)
     if args.seed is not None:
         scenario = scenario.with_values({"seed": args.seed})
+    if args.threads is not None:
+        scenario = scenario.with_values({"run.threads": args.threads})
     with _output_dir(args.out) as out:
         result = api.run(scenario, progress=not args.quiet)
         paths = _write_results(result, out, args.out)
@@ -643,6 +652,8 @@ def _run_preset(args: argparse.Namespace) -> int:
     runs = chosen.runs(args.quick)
     if args.seed is not None:
         runs = [type(r)(r.labels, r.scenario.with_values({"seed": args.seed})) for r in runs]
+    if args.threads is not None:
+        runs = [type(r)(r.labels, r.scenario.with_values({"run.threads": args.threads})) for r in runs]
     from .progress import RunsBar
 
     with _output_dir(args.out) as out:
