@@ -24,7 +24,7 @@ use std::sync::Arc;
 use crate::ideal::IdealScheduler;
 use crate::metrics::lone_flow::LoneFlowIdeal;
 use crate::metrics::parallelism::WindowProfile;
-use crate::metrics::{FlowRecord, PortCounters, RunCounters, UNFINISHED};
+use crate::metrics::{FlowRecord, PortCounters, RunCounters};
 use crate::net::packet::{packets_for, Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
 use crate::net::pdq_port::PdqPort;
 use crate::net::topology::{ecmp_choice, Topology};
@@ -603,21 +603,7 @@ impl Simulation {
         }
         let id = self.flows.len() as u32;
         let ideal_fct = self.lone_flow.fct(&self.topo, id, f.src, f.dst, f.size_bytes);
-        // A deadline is never tighter than min_factor x the ideal FCT (the paper's 1.25).
-        let floor = self.now + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
-        self.flows.push(FlowRecord {
-            src: f.src,
-            dst: f.dst,
-            size_bytes: f.size_bytes,
-            start: self.now,
-            finish: UNFINISHED,
-            ideal_fct,
-            deadline: f.deadline.map(|d| d.max(floor)),
-            retransmissions: 0,
-            timeouts: 0,
-            out_of_order: 0,
-            terminated: false,
-        });
+        self.flows.push(FlowRecord::starting(f, self.now, ideal_fct));
         self.count_flow(f);
         id
     }

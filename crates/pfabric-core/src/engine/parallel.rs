@@ -471,20 +471,7 @@ impl Partitioned {
             .enumerate()
             .map(|(id, f)| {
                 let ideal_fct = outer.lone_flow.fct(&topo, id as u32, f.src, f.dst, f.size_bytes);
-                let floor = f.start + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
-                FlowRecord {
-                    src: f.src,
-                    dst: f.dst,
-                    size_bytes: f.size_bytes,
-                    start: f.start,
-                    finish: UNFINISHED,
-                    ideal_fct,
-                    deadline: f.deadline.map(|d| d.max(floor)),
-                    retransmissions: 0,
-                    timeouts: 0,
-                    out_of_order: 0,
-                    terminated: false,
-                }
+                FlowRecord::starting(f, f.start, ideal_fct)
             })
             .collect();
         outer.flows_total = Some(records.len() as u64);

@@ -30,6 +30,27 @@ pub struct FlowRecord {
     pub terminated: bool,
 }
 
+impl FlowRecord {
+    /// The row of flow `f` as it starts at `start`, its ideal FCT known: unfinished, its deadline (if any)
+    /// never tighter than `deadline_min_factor` x the ideal (the paper's 1.25).
+    pub fn starting(f: &crate::workload::FlowSpec, start: Time, ideal_fct: Time) -> Self {
+        let floor = start + (ideal_fct as f64 * f.deadline_min_factor).ceil() as Time;
+        FlowRecord {
+            src: f.src,
+            dst: f.dst,
+            size_bytes: f.size_bytes,
+            start,
+            finish: UNFINISHED,
+            ideal_fct,
+            deadline: f.deadline.map(|d| d.max(floor)),
+            retransmissions: 0,
+            timeouts: 0,
+            out_of_order: 0,
+            terminated: false,
+        }
+    }
+}
+
 /// Counters of one port.
 #[derive(Clone, Debug, Default)]
 pub struct PortCounters {
