@@ -7,8 +7,17 @@ earlier: our tolerance). The x-axis is the arrival order, as in the paper (it pl
 The paper also finds "AIFO is closer to PIFO than SP-PIFO in terms of the admitted packets set: there are larger
 overlaps on the arriving order (x-axis) between the small flow and the medium flow, as well as between the
 medium flow and the large flow" under SP-PIFO than under AIFO and PIFO. Measured as the overlap of a pair: how
-many of the larger flow's packets the receiver gets between the smaller flow's first and last packet (among the
-first 60,000); checked: SP-PIFO's overlap above AIFO's and PIFO's for both pairs.
+many of the larger flow's packets the receiver gets while the smaller flow is arriving, counted from arrival
+5,000 to 60,000 (scaled with the flow sizes at quick scale); checked: SP-PIFO's overlap above AIFO's and PIFO's
+for both pairs.
+
+Why from arrival 5,000: AIFO admits every flow while its window of sampled ranks fills, so its first few
+thousand arrivals interleave all three flows; the paper's plot (60,000 packets wide) does not resolve them, and
+its claim is about what follows. The authors' own logs show it (netx-repo/AIFO at 333c214,
+`selfDefinedFlows/*.dat`, first 60,000 packets, small/medium and medium/large overlaps): counted from the first
+packet, AIFO 182 and 182, PIFO 5 and 2, SP-PIFO 127 and 301, so their own data would fail the claim; counted
+from arrival 5,000, AIFO 0 and 15, PIFO 0 and 0, SP-PIFO 37 and 299, and the claim holds. The check uses the
+count that the authors' data passes.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from .common import Done, run_panels, select
 from .figure import Figure
 
 SHOWN_PACKETS = 60_000
+STARTUP_PACKETS = 5_000  # arrivals before this are AIFO's start-up, not counted by `overlap` (module docstring)
 COLORS = {"small": "tab:blue", "medium": "tab:green", "large": "tab:red"}
 
 
@@ -46,11 +56,14 @@ PAIRS = (("small", "medium"), ("medium", "large"))
 
 
 def overlap(result, smaller: str, larger: str) -> int:
-    """Packets of flow `larger` received between the first and the last packet of flow `smaller`, among the
-    first `SHOWN_PACKETS` (0 if `smaller` has none there)."""
-    flow = result.arrivals.slice(0, SHOWN_PACKETS).column("flow_id").to_numpy()
+    """Packets of flow `larger` received between the first and the last packet of flow `smaller` that arrive
+    from `STARTUP_PACKETS` to `SHOWN_PACKETS` (both scaled with the flow sizes; 0 if `smaller` has none there)."""
+    scale = max(result.flows.column("size_bytes").to_pylist()) / max(_reorder.SIZES_BYTES)
+    startup, shown = round(STARTUP_PACKETS * scale), round(SHOWN_PACKETS * scale)
+    flow = result.arrivals.slice(0, shown).column("flow_id").to_numpy()
     ids = {name: flow_id for flow_id, name in _reorder.flow_names(result).items()}
     inside = np.flatnonzero(flow == ids[smaller])
+    inside = inside[inside >= startup]
     if not len(inside):
         return 0
     between = flow[inside[0] : inside[-1]]
@@ -65,9 +78,11 @@ def admitted_sets(done: Done) -> Check | None:
     shown = "; ".join(f"{k} {a} and {b}" for k, (a, b) in overlaps.items())
     return Check(
         "AIFO's admitted set closer to PIFO's than SP-PIFO's: SP-PIFO has the largest overlaps in arrival order "
-        "(packets of the larger flow received while the smaller one is arriving: small/medium, medium/large)",
+        "(packets of the larger flow received while the smaller one is arriving, arrivals 5,000-60,000: "
+        "small/medium, medium/large)",
         shown,
-        "larger overlaps under SP-PIFO than under AIFO and PIFO (Fig. 12, section 5.1)",
+        "larger overlaps under SP-PIFO than under AIFO and PIFO (Fig. 12, section 5.1); the authors' own logs: "
+        "SP-PIFO 37 and 299, AIFO 0 and 15, PIFO 0 and 0",
         all(
             overlaps["SP-PIFO"][i] > max(overlaps["AIFO"][i], overlaps["PIFO"][i]) for i in range(len(PAIRS))
         ),
