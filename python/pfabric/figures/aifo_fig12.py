@@ -32,7 +32,8 @@ from .common import Done, run_panels, select
 from .figure import Figure
 
 SHOWN_PACKETS = 60_000
-STARTUP_PACKETS = 5_000  # arrivals before this are AIFO's start-up, not counted by `overlap` (module docstring)
+# Arrivals before this are AIFO's start-up, not counted by `overlap` (module docstring).
+STARTUP_PACKETS = 5_000
 COLORS = {"small": "tab:blue", "medium": "tab:green", "large": "tab:red"}
 
 
