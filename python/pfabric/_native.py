@@ -22,6 +22,7 @@ FALLBACK_SCHEMES = (
     "pdq",
     "ideal",
     "prio-queues",
+    "pias",
     "pifo",
     "sp-pifo",
     "aifo",

@@ -595,19 +595,24 @@ class Scheme(_Section):
         None, description="pFabric: priority numbers above this are capped (unset: no cap)."
     )
     reserved_bytes: Annotated[int, _Number] | None = Field(
-        None, ge=0, description="prio-queues: buffer reserved for each queue, bytes (paper: 15 KB)."
+        None,
+        ge=0,
+        description="prio-queues, pias: buffer reserved for each queue, bytes (paper: 15 KB; pias 0).",
     )
     thresholds_bytes: list[PositiveInt] | Literal["optimal", "equal-split"] | None = Field(
         None,
         description="prio-queues: flow-size thresholds between the queues, increasing (n thresholds = n + 1 "
-        "queues; flows up to the first go to the highest-priority queue), or how to choose them from a "
-        "Poisson workload's CDF and load: optimal (the section 6 model, the default) or equal-split.",
+        "queues; flows up to the first go to the highest-priority queue); pias: demotion thresholds (a flow's "
+        "first t_1 bytes go to the top queue, its bytes up to t_2 to the next, ...); or how to choose them "
+        "from a Poisson workload's CDF and load: optimal (the default: the section 6 model for prio-queues, "
+        "the multi-level feedback model for pias) or equal-split.",
     )
     queues: Annotated[int, _Number] | None = Field(
         None,
         ge=1,
         le=64,
-        description="prio-queues: how many queues when thresholds are chosen (default 4); sp-pifo, afq: "
+        description="prio-queues, pias: how many queues when thresholds are chosen (default 4; pias 8); "
+        "sp-pifo, afq: "
         "number of FIFO queues (default 8).",
     )
     rank: Literal["srpt", "stfq", "fifo"] | None = Field(
@@ -699,7 +704,7 @@ class Scheme(_Section):
         defaults = scheme_defaults(name)
         if defaults is not None:
             # Parameters resolved here before the core sees them (see Scenario._core_scheme).
-            front_end_only = ("queues",) if name == "prio-queues" else ()
+            front_end_only = ("queues",) if name in THRESHOLD_SCHEMES else ()
             return tuple(defaults) + front_end_only
         return tuple(field for field in cls.model_fields if field != "name")
 
@@ -859,14 +864,22 @@ def mean_wire_bytes(cdf: workloads.Cdf) -> float:
     return mean * (MSS_BYTES + HEADER_BYTES)
 
 
-def chosen_thresholds(workload: Poisson, queues: int, method: str, load: float | None = None) -> list[int]:
+# Schemes whose thresholds the front end may choose: (queues by default, the model that places them). pias: 8
+# queues, as the PIAS paper's switches (section 5).
+THRESHOLD_SCHEMES = {"prio-queues": (4, "paper"), "pias": (8, "demotion")}
+
+
+def chosen_thresholds(
+    workload: Poisson, queues: int, method: str, load: float | None = None, model: str = "paper"
+) -> list[int]:
     """Thresholds (bytes) for `queues` queues from the workload's CDF and `load` (default: the workload's):
-    the section 6 model's optimum or the equal split of flows. Cached: a sweep asks for the same ones many
-    times. A distribution the model cannot take is a `ScenarioError` on `scheme.thresholds_bytes`."""
+    the optimum of `model` (the section 6 model by flow size, or "demotion", PIAS's queues by bytes sent;
+    `analysis.thresholds`) or the equal split of flows. Cached: a sweep asks for the same ones many times. A
+    distribution the model cannot take is a `ScenarioError` on `scheme.thresholds_bytes`."""
     cdf = workload.cdf_data
     key = (cdf.interpolation, tuple(cdf.size_bytes.tolist()), tuple(cdf.cdf.tolist()))
     try:
-        return list(_thresholds_cached(key, workload.load if load is None else load, queues, method))
+        return list(_thresholds_cached(key, workload.load if load is None else load, queues, method, model))
     except ValueError as exc:
         raise ScenarioError(
             "scheme.thresholds_bytes",
@@ -876,13 +889,13 @@ def chosen_thresholds(workload: Poisson, queues: int, method: str, load: float |
 
 
 @functools.lru_cache(maxsize=256)
-def _thresholds_cached(key: tuple, load: float, queues: int, method: str) -> tuple[int, ...]:
+def _thresholds_cached(key: tuple, load: float, queues: int, method: str, model: str) -> tuple[int, ...]:
     from .analysis import thresholds
 
     interpolation, sizes, probabilities = key
     cdf = workloads.Cdf(np.array(sizes), np.array(probabilities), interpolation)
     if method == "optimal":
-        values, _ = thresholds.optimal_thresholds(cdf, load, queues)
+        values, _ = thresholds.optimal_thresholds(cdf, load, queues, model=model)
     else:
         values = thresholds.equal_split_thresholds(cdf, queues)
     # Equal split may repeat a threshold (an atom it cannot split): keep each once, increasing.
@@ -958,9 +971,10 @@ class Scenario(_Section):
 
     @model_validator(mode="after")
     def _thresholds_can_be_chosen(self) -> Scenario:
-        """prio-queues without a list of thresholds chooses them from a Poisson workload's CDF and load."""
+        """prio-queues and pias without a list of thresholds choose them from a Poisson workload's CDF and
+        load."""
         scheme = self.scheme
-        if scheme.name != "prio-queues" or isinstance(scheme.thresholds_bytes, list):
+        if scheme.name not in THRESHOLD_SCHEMES or isinstance(scheme.thresholds_bytes, list):
             return self
         shown = MISSING if scheme.thresholds_bytes is None else scheme.thresholds_bytes
         if not isinstance(self.workload, Poisson):
@@ -1032,18 +1046,19 @@ class Scenario(_Section):
         }
 
     def _core_scheme(self) -> dict:
-        """The scheme as the core takes it: prio-queues thresholds resolved to a list of bytes."""
+        """The scheme as the core takes it: prio-queues and pias thresholds resolved to a list of bytes."""
         scheme = self.scheme.model_dump(mode="json")
-        if scheme["name"] != "prio-queues":
+        if scheme["name"] not in THRESHOLD_SCHEMES:
             return scheme
         chosen = scheme.get("thresholds_bytes", "optimal")
-        queues = scheme.pop("queues", None) or 4
+        queues, model = THRESHOLD_SCHEMES[scheme["name"]]
+        queues = scheme.pop("queues", None) or queues
         if not isinstance(chosen, list):
             # Validation (`_thresholds_can_be_chosen`) made sure of a Poisson workload and, for the
             # optimum, a load below 1. With arrival_rate_per_s the load is the one that rate offers
             # (computed, as the core does, rather than refused).
             load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps)
-            scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen, load)
+            scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen, load, model)
         return scheme
 
     def to_core_json(self) -> str:

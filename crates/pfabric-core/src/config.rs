@@ -144,12 +144,18 @@ pub const SCHEME_NAMES: &[&str] = &[
     "pdq",
     "ideal",
     "prio-queues",
+    "pias",
     "pifo",
     "sp-pifo",
     "aifo",
     "pieo",
     "afq",
 ];
+
+/// PIAS's buffer per port (240 packets) and per-port ECN threshold (65 packets), of 1,500 bytes: the PIAS
+/// authors' ns-2 scripts (HKUST-SING/PIAS-NS2 @1496a612, scripts/run_pias_dctcp.py, queueSize and DCTCP_K).
+const PIAS_QUEUE_BYTES: u64 = 360_000;
+const PIAS_ECN_BYTES: u64 = 97_500;
 
 /// The AIFO paper's schedulers: rank-based port disciplines over TCP NewReno hosts.
 const RANKED_SCHEMES: &[&str] = &["pifo", "sp-pifo", "aifo", "pieo", "afq"];
@@ -193,6 +199,26 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
         "prio-queues" => {
             let mut v = tcp_like(225_000);
             v.push(("reserved_bytes", Value::from(15_000)));
+            v.push(("thresholds_bytes", Value::Null));
+            Some(v)
+        }
+        // PIAS (Bai et al., NSDI 2015): DCTCP hosts stamping the bytes a flow has sent, demoted through strict-
+        // priority queues sharing the port's buffer, ECN marked at the port. Thresholds unset: chosen for the
+        // workload and load by the front end (`analysis.pias`).
+        "pias" => {
+            let mut v = tcp_like(PIAS_QUEUE_BYTES);
+            // The same scripts: DCTCP opening at 70 packets (its window capped at the buffer less one packet,
+            // 239), a minimum RTO of 2 ms.
+            for (key, value) in &mut v {
+                match *key {
+                    "init_cwnd_pkts" => *value = Value::from(70),
+                    "min_rto_us" | "init_rto_us" => *value = Value::from(2000.0),
+                    _ => {}
+                }
+            }
+            v.push(("ecn_threshold_bytes", Value::from(PIAS_ECN_BYTES)));
+            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
+            v.push(("reserved_bytes", Value::from(0)));
             v.push(("thresholds_bytes", Value::Null));
             Some(v)
         }
@@ -787,7 +813,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
     let max_cwnd = match (s.get("max_cwnd_pkts"), name) {
         // TCP's window at most the buffer less one packet, as the pFabric authors' ns-2 scripts set it
         // (`maxcwnd_ = queueSize - 1`): larger, a lone flow overruns its own NIC's buffer and times out.
-        (None, "tcp" | "dctcp" | "prio-queues") => (queue_bytes / 1500).saturating_sub(1).max(1) as u32,
+        (None, "tcp" | "dctcp" | "prio-queues" | "pias") => (queue_bytes / 1500).saturating_sub(1).max(1) as u32,
         _ => int("max_cwnd_pkts", 1, 1 << 24)? as u32,
     };
     let mut t = TransportParams {
@@ -935,12 +961,12 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                 QueueConfig::Ranked { scheduler, rank, mark_at_bytes }
             }
         }
-        "tcp" | "dctcp" | "prio-queues" => {
-            t.protocol = if name == "dctcp" { Protocol::Dctcp } else { Protocol::Tcp };
+        "tcp" | "dctcp" | "prio-queues" | "pias" => {
+            t.protocol = if matches!(name, "dctcp" | "pias") { Protocol::Dctcp } else { Protocol::Tcp };
             (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
             t.handshake = handshake()?;
-            let mark = if name == "dctcp" {
+            let mark = if matches!(name, "dctcp" | "pias") {
                 let g = s.positive("dctcp_g", d("dctcp_g"))?;
                 if g > 1.0 {
                     return err("scheme.dctcp_g", g, "a gain in (0, 1]");
@@ -950,9 +976,14 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             } else {
                 None
             };
-            if name == "prio-queues" {
-                // Hosts stamp the flow's size, so a flow keeps one queue (and its packets their order).
-                t.priority = PriorityScheme::FlowSize;
+            if matches!(name, "prio-queues" | "pias") {
+                t.priority = if name == "pias" {
+                    // Bytes the flow has sent: a flow is demoted as it sends, knowing nothing of its size.
+                    PriorityScheme::BytesSent
+                } else {
+                    // The flow's size: a flow keeps one queue (and its packets their order).
+                    PriorityScheme::FlowSize
+                };
                 let Some(list) = s.get("thresholds_bytes") else {
                     return err("scheme.thresholds_bytes", "nothing", "a list of increasing flow sizes in bytes");
                 };
@@ -974,10 +1005,16 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
                     let allowed = format!("at most queue_bytes / queues = {}", queue_bytes / queues);
                     return err("scheme.reserved_bytes", reserved_bytes, allowed);
                 }
+                // A packet joins the first queue whose threshold its stamp is at most. prio-queues stamps the
+                // flow size (a flow of size <= t_1 goes up); pias the bytes sent before the packet, and its
+                // thresholds count the bytes sent in the queues above (the first t_1 bytes go up), so the
+                // port's bound is one less.
+                let shift = u64::from(name == "pias");
                 QueueConfig::PrioThresholds {
-                    thresholds: thresholds.iter().map(|&x| x as u64).collect(),
+                    thresholds: thresholds.iter().map(|&x| x as u64 - shift).collect(),
                     limit_bytes: queue_bytes,
                     reserved_bytes,
+                    mark_above_bytes: mark,
                 }
             } else {
                 QueueConfig::DropTail { limit_bytes: queue_bytes, mark_above_bytes: mark }
@@ -1080,6 +1117,31 @@ mod tests {
         let p = parse(&format!(r#"{{"scheme": {{"name": "pfabric"}}, "workload": {{"flows": 10, {CDF}}}}}"#)).unwrap();
         assert_eq!(p.scheme.queue, QueueConfig::Pfabric { limit_bytes: 36_000 });
         assert_eq!(p.scheme.transport.fixed_rto, 45_000_000);
+    }
+
+    #[test]
+    fn pias_is_dctcp_stamping_bytes_sent_over_marking_priority_queues() {
+        let c = parse(&format!(
+            r#"{{"scheme": {{"name": "pias", "thresholds_bytes": [14600, 146000]}}, "workload": {{"flows": 10, {CDF}}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(c.scheme.transport.protocol, Protocol::Dctcp);
+        assert_eq!(c.scheme.transport.priority, PriorityScheme::BytesSent);
+        assert_eq!((c.scheme.transport.init_cwnd_pkts, c.scheme.transport.max_cwnd_pkts), (70, 239));
+        // The first 14,600 bytes (10 packets, stamped 0 .. 13,140) go to the top queue: the port's bound is
+        // one less than the bytes a flow sends there.
+        let queue = QueueConfig::PrioThresholds {
+            thresholds: vec![14_599, 145_999],
+            limit_bytes: 360_000,
+            reserved_bytes: 0,
+            mark_above_bytes: Some(97_500),
+        };
+        assert_eq!(c.scheme.queue, queue);
+        let q = crate::queue::PrioThresholds::new(vec![14_599, 145_999], 360_000, 0, None);
+        assert_eq!(
+            [q.class_of(9 * 1460), q.class_of(10 * 1460), q.class_of(99 * 1460), q.class_of(100 * 1460)],
+            [0, 1, 1, 2]
+        );
     }
 
     #[test]

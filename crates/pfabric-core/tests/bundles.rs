@@ -21,6 +21,7 @@ const PINNED: &[(&str, u64)] = &[
     ("pdq", 0xe095c2e30f037200),
     ("ideal", 0x9847063013070881),
     ("prio-queues", 0x1d5362a3f31d8ee7),
+    ("pias", 0x3da72b539377768e),
     ("pifo", 0xd83cc42b7fbd6675),
     ("sp-pifo", 0x7e0d695487a457bb),
     ("aifo", 0x9c38876c744571e8),
@@ -53,7 +54,7 @@ fn variants() -> Vec<(String, serde_json::Value, serde_json::Value)> {
         .iter()
         .map(|&name| {
             // The core takes a few queues' thresholds as given (the front end computes the optimal ones).
-            let params = if name == "prio-queues" {
+            let params = if matches!(name, "prio-queues" | "pias") {
                 json!({ "name": name, "thresholds_bytes": [100_000, 1_000_000, 10_000_000] })
             } else {
                 json!({ "name": name })

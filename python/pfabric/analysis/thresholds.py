@@ -52,6 +52,22 @@ the same denominator as the textbook M/G/1 priority queue, and for N = 2 exactly
 
 With one queue (or every threshold outside the support) all three are Pollaczek-Khintchine's FIFO.
 
+Demotion (`"demotion"`, PIAS's multi-level feedback queue): flows do not go to a queue by their size; every
+flow starts in the top queue and moves down one queue each time the bytes it has sent pass a threshold a_k,
+FIFO within a queue, strict priority between queues (M/G/1 multi-level processing with FCFS at each level).
+A flow of size x with a_{k-1} < x <= a_k finishes once (i) all work present at its arrival truncated at a_k is
+done (every such job entered each level before it), (ii) its own x, and (iii) the work up to a_{k-1} of the
+flows arriving meanwhile (their levels above k come first; in level k they queue behind it). With
+rho(a) = lambda E[min(S, a)] and PASTA for (i), a busy-period argument gives, exactly,
+
+    T(x) = (lambda E[min(S, a_k)^2] / (2 (1 - rho(a_k))) + x) / (1 - rho(a_{k-1})),
+
+so a queue's flows have stretch 1 / (1 - rho(a_{k-1})) and wait W_k = lambda E[min(S, a_k)^2] / (2 (1 -
+rho(a_{k-1})) (1 - rho(a_k))). One queue is Pollaczek-Khintchine's FIFO again; thresholds at every size give
+least attained service, M/G/1-FB: T(x) = (lambda E[min(S, x)^2] / (2 (1 - rho(x))) + x) / (1 - rho(x))
+(Harchol-Balter 2013, ch. 30), the limit PIAS approaches as queues are added (`fb_response_time`). Here a
+threshold is the bytes a flow sends before it is demoted (with packet rounding, whole packets).
+
 Sizes and units. The distribution comes from a `workloads.Cdf`. By default each size is rounded up to whole
 packets of 1460 payload bytes, exactly as the simulator samples flows (DESIGN section 3), which turns a
 piecewise-linear CDF into a discrete distribution on whole packets (computed exactly: each linear segment
@@ -79,6 +95,7 @@ __all__ = [
     "QueueStats",
     "SizeDistribution",
     "equal_split_thresholds",
+    "fb_response_time",
     "fct_curve",
     "fct_n",
     "fct_n_two_queues",
@@ -88,7 +105,7 @@ __all__ = [
 ]
 
 MSS_BYTES = 1460  # payload bytes per full packet (DESIGN section 3)
-MODELS = ("paper", "preemptive", "nonpreemptive")
+MODELS = ("paper", "preemptive", "nonpreemptive", "demotion")
 # A piecewise-linear CDF rounded to packets becomes one atom per packet size it covers; beyond this many,
 # use packet_bytes=None (the continuous distribution) instead.
 _MAX_ATOMS = 10_000_000
@@ -291,15 +308,33 @@ class QueueStats:
     mean_normalized_fct: float
 
 
+def _at(dist: SizeDistribution, t) -> tuple[np.ndarray, ...]:
+    """`dist.partial(t)` with the bound itself appended (the demotion model needs E[min(S, t)])."""
+    return (*dist.partial(t), np.asarray(t, dtype=np.float64))
+
+
+def _truncated(bound) -> tuple[np.ndarray, np.ndarray]:
+    """(E[min(S, a)], E[min(S, a)^2]) from an `_at` tuple at a (a = inf: the full moments)."""
+    f, m1, m2, _, a = bound
+    a = np.where(f >= 1, 0.0, a)  # past the support min(S, a) = S: no tail term (and no inf x 0)
+    return m1 + a * (1 - f), m2 + a * a * (1 - f)
+
+
 def _queue_terms(model: str, lam: float, second_moment: float, lo, hi):
     """Per-queue (service stretch a_k, waiting time W_k, contribution to FCT_n) for queues (lo, hi].
 
-    `lo`, `hi` are `partial` tuples at the queue's bounds (broadcastable arrays). A flow of size x in queue k
+    `lo`, `hi` are `_at` tuples at the queue's bounds (broadcastable arrays). A flow of size x in queue k
     has FCT a_k x + W_k; its contribution to the average normalized FCT is a_k P(queue) + W_k E[1/S; queue].
     """
     p = hi[0] - lo[0]
     m2 = hi[2] - lo[2]
     inv = hi[3] - lo[3]
+    if model == "demotion":
+        above, _ = _truncated(lo)
+        upto, upto_second = _truncated(hi)
+        stretch = 1 / (1 - lam * above)
+        wait = lam * upto_second * stretch / (2 * (1 - lam * upto))
+        return stretch, wait, stretch * p + wait * inv
     above, upto = lam * lo[1], lam * hi[1]  # sigma_{k-1}, sigma_k
     denominator = 2 * (1 - above) * (1 - upto)
     if model == "paper":
@@ -313,10 +348,8 @@ def _queue_terms(model: str, lam: float, second_moment: float, lo, hi):
 
 def _bounds(dist: SizeDistribution, thresholds: np.ndarray):
     points = np.concatenate([[0.0], thresholds, [np.inf]])
-    f, m1, m2, inv = dist.partial(points)
-    lo = (f[:-1], m1[:-1], m2[:-1], inv[:-1])
-    hi = (f[1:], m1[1:], m2[1:], inv[1:])
-    return points, lo, hi
+    at = _at(dist, points)
+    return points, tuple(m[:-1] for m in at), tuple(m[1:] for m in at)
 
 
 def fct_n(
@@ -396,6 +429,19 @@ def fct_n_two_queues(
         + lam * second_below / (2 * slowdown) * inverse_below
         + lam * (second - second_below) / (2 * (1 - rho) * slowdown) * (inverse_mean - inverse_below)
     )
+
+
+def fb_response_time(
+    cdf: Cdf | SizeDistribution, load: float, sizes, *, packet_bytes: float | None = MSS_BYTES
+) -> np.ndarray:
+    """M/G/1-FB (least attained service) mean response time of a flow of each size in `sizes` (bytes), in
+    bytes of line-rate time: (lambda E[min(S, x)^2] / (2 (1 - rho(x))) + x) / (1 - rho(x)), rho(x) =
+    lambda E[min(S, x)] (Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, ch. 30)."""
+    dist = _distribution(cdf, packet_bytes)
+    lam = _check_load(load) / dist.moments[0]
+    x = np.asarray(sizes, dtype=np.float64)
+    first, second = _truncated(_at(dist, x))
+    return (lam * second / (2 * (1 - lam * first)) + x) / (1 - lam * first)
 
 
 def mg1_fifo_fct_n(
@@ -522,7 +568,7 @@ def optimal_thresholds(
 def _grid_optimum(dist, model, lam, second, candidates, queues) -> np.ndarray:
     """Exact minimum over thresholds taken from `candidates` (non-decreasing), by dynamic programming."""
     points = np.concatenate([[0.0], candidates, [np.inf]])
-    moments = dist.partial(points)
+    moments = _at(dist, points)
     lo = tuple(m[:, None] for m in moments)
     hi = tuple(m[None, :] for m in moments)
     term = _queue_terms(model, lam, second, lo, hi)[2]  # term[i, j]: one queue holding (points[i], points[j]]
@@ -553,8 +599,8 @@ def _polish(dist, model, lam, second, t: np.ndarray, optimize) -> np.ndarray:
 
     def pair_cost(lower: float, c, upper: float, mid=None):
         """The two queues a threshold c separates, (lower, c] and (c, upper]; `mid`: moments at c if known."""
-        low, high = dist.partial(lower), dist.partial(upper)
-        mid = dist.partial(c) if mid is None else mid
+        low, high = _at(dist, lower), _at(dist, upper)
+        mid = _at(dist, c) if mid is None else mid
         return _queue_terms(model, lam, second, low, mid)[2] + _queue_terms(model, lam, second, mid, high)[2]
 
     for _ in range(200):
@@ -569,7 +615,7 @@ def _polish(dist, model, lam, second, t: np.ndarray, optimize) -> np.ndarray:
                 options = dist.atom_bytes[a:b]
                 if not len(options):
                     continue
-                at_options = tuple(dist._cum[m][a + 1 : b + 1] for m in range(4))  # partial(options)
+                at_options = (*(dist._cum[m][a + 1 : b + 1] for m in range(4)), options)  # _at(options)
                 costs = pair_cost(lower, options, upper, at_options)
                 i = int(np.argmin(costs))
                 new, cost = float(options[i]), float(costs[i])

@@ -39,6 +39,8 @@ pub enum QueueConfig {
         thresholds: Vec<u64>,
         limit_bytes: u64,
         reserved_bytes: u64,
+        /// PIAS: mark ECN above this many bytes at the port.
+        mark_above_bytes: Option<u64>,
     },
     /// A rank-based scheduler (the AIFO paper's) fed by a rank function at the port.
     Ranked {
@@ -77,8 +79,13 @@ impl QueueConfig {
                 Queue::DropTail(DropTail::new(limit_bytes, mark_above_bytes))
             }
             QueueConfig::Pfabric { limit_bytes } => Queue::Pfabric(PfabricQueue::new(limit_bytes)),
-            QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes } => {
-                Queue::PrioThresholds(Box::new(PrioThresholds::new(thresholds.clone(), limit_bytes, reserved_bytes)))
+            QueueConfig::PrioThresholds { ref thresholds, limit_bytes, reserved_bytes, mark_above_bytes } => {
+                Queue::PrioThresholds(Box::new(PrioThresholds::new(
+                    thresholds.clone(),
+                    limit_bytes,
+                    reserved_bytes,
+                    mark_above_bytes,
+                )))
             }
             QueueConfig::Ranked { ref scheduler, rank, mark_at_bytes } => {
                 let scheduler = match *scheduler {
