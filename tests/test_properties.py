@@ -103,7 +103,7 @@ def workloads(draw, hosts: int) -> dict:
     return {"kind": "trace", "path": str(path)}
 
 
-HANDSHAKING = {"tcp", "dctcp", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq"}
+HANDSHAKING = {"tcp", "dctcp", "prio-queues", "pias", "pifo", "sp-pifo", "aifo", "pieo", "afq"}
 RANKED = {"pifo", "sp-pifo", "aifo", "pieo", "afq"}
 
 
@@ -115,6 +115,8 @@ def scenarios(draw) -> dict:
     work = draw(workloads(hosts))
     if scheme["name"] in HANDSHAKING and draw(st.booleans()):
         scheme["handshake"] = True
+    if scheme["name"] in HANDSHAKING and draw(st.booleans()):
+        scheme["recovery"] = "newreno"
     if scheme["name"] in RANKED and draw(st.booleans()):
         # The ranked schemes' other hosts: DCTCP over marking ports, pFabric's transport, paced sources.
         scheme["host"] = draw(st.sampled_from(["dctcp", "pfabric", "constant-rate"]))
@@ -123,7 +125,7 @@ def scenarios(draw) -> dict:
         if scheme["host"] == "constant-rate":
             scheme["sender_jitter"] = draw(st.sampled_from([0.0, 0.1]))
             scheme.pop("handshake", None)
-    if scheme["name"] == "prio-queues" and work["kind"] != "poisson":
+    if scheme["name"] in ("prio-queues", "pias") and work["kind"] != "poisson":
         scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
     return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
 

@@ -657,6 +657,13 @@ class Scheme(_Section):
         "answer is back, one round trip more (as the AIFO authors' sockets; default false, as the pFabric "
         "paper's hosts).",
     )
+    recovery: Literal["sack", "newreno"] | None = Field(
+        None,
+        description="tcp, dctcp, prio-queues, pias, pifo..afq: loss recovery of TCP-like hosts: sack (RFC 6675, "
+        "the default) or newreno (the AIFO authors' netbench sockets: the window ends at the first "
+        "unacknowledged packet plus cwnd, only the third duplicate ACK and partial ACKs resend, the timer "
+        "restarts on every packet sent).",
+    )
     sender_rate_gbps: PositiveFloat | None = Field(
         None, description="pifo..afq with constant-rate hosts: their rate (unset: the host link rate)."
     )

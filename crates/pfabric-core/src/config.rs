@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::net::topology::{self, LinkParams, Topology};
 use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
 use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
-use crate::transport::{PriorityScheme, Protocol, TransportParams};
+use crate::transport::{PriorityScheme, Protocol, Recovery, TransportParams};
 use crate::workload::cdf::{EmpiricalCdf, Interpolation};
 use crate::workload::{Arrivals, DeadlineSpec, FlowSpec, PoissonArrivals};
 
@@ -175,6 +175,8 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
             // Data from the first packet, as the pFabric paper's hosts (no connection set-up); true: a SYN and
             // its answer first, one round trip more, as the AIFO authors' netbench sockets.
             ("handshake", Value::from(false)),
+            // SACK-based loss recovery (RFC 6675); "newreno": the AIFO authors' netbench sockets.
+            ("recovery", Value::from("sack")),
         ]
     };
     match name {
@@ -235,6 +237,7 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
                 ("max_rto_us", Value::from(1_000_000.0)),
                 ("dupack_threshold", Value::from(3)),
                 ("handshake", Value::from(false)),
+                ("recovery", Value::from("sack")),
             ];
             if name != "afq" {
                 v.push(("rank", Value::from("srpt")));
@@ -272,7 +275,7 @@ pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
         // The pFabric paper's PDQ row: 225 KB queues, min RTO 200 us, probing every 15 us, Early Start K = 2.
         "pdq" => {
             let mut v = tcp_like(225_000);
-            v.retain(|(k, _)| *k != "dupack_threshold" && *k != "handshake");
+            v.retain(|(k, _)| !matches!(*k, "dupack_threshold" | "handshake" | "recovery"));
             v.push(("probe_interval_us", Value::from(15.0)));
             v.push(("early_start_k", Value::from(2.0)));
             v.push(("rtt_us", Value::from(14.6)));
@@ -836,11 +839,19 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
         sender_jitter: 0.0,
         jitter_seed: 0, // set from the scenario seed
         handshake: false,
+        recovery: Recovery::Sack,
     };
     let handshake = || -> Result<bool, ConfigError> {
         match s.get("handshake") {
             None => Ok(false),
             Some(v) => v.as_bool().map_or_else(|| err("scheme.handshake", v, "true or false"), Ok),
+        }
+    };
+    let recovery = || -> Result<Recovery, ConfigError> {
+        match s.str_or("recovery", "sack")? {
+            "sack" => Ok(Recovery::Sack),
+            "newreno" => Ok(Recovery::NewReno),
+            other => err("scheme.recovery", format!("{other:?}"), "sack (RFC 6675) or newreno (netbench's NewReno)"),
         }
     };
     let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
@@ -922,6 +933,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
             t.handshake = handshake()?;
+            t.recovery = recovery()?;
             t.priority = priority_scheme("remaining-unsent")?;
             let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
             if name == "afq" {
@@ -966,6 +978,7 @@ fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
             (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
             t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
             t.handshake = handshake()?;
+            t.recovery = recovery()?;
             let mark = if matches!(name, "dctcp" | "pias") {
                 let g = s.positive("dctcp_g", d("dctcp_g"))?;
                 if g > 1.0 {

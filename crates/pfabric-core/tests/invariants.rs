@@ -53,6 +53,11 @@ fn every_scheme_drains_and_conserves_packets() {
         json!({"name": "pieo"}),
         json!({"name": "afq"}),
         json!({"name": "pifo", "rank": "stfq"}),
+        json!({"name": "pias", "thresholds_bytes": [20_000, 200_000, 2_000_000]}),
+        json!({"name": "tcp", "recovery": "newreno"}),
+        json!({"name": "dctcp", "recovery": "newreno", "handshake": true}),
+        json!({"name": "pifo", "recovery": "newreno"}),
+        json!({"name": "aifo", "recovery": "newreno", "handshake": true}),
     ] {
         let sim = run(0.7, 300, scheme.clone(), 6);
         assert_eq!(sim.counters().flows_finished, 300, "{scheme}");

@@ -184,6 +184,17 @@ fn a_handshake_costs_a_lone_flow_one_header_round_trip() {
     }
 }
 
+/// The authors' NewReno recovery changes nothing for a flow alone: no loss, no duplicate ACK, its ideal FCT.
+#[test]
+fn newreno_recovery_leaves_a_lone_flow_ideal() {
+    let big = json!({"name": "tcp", "recovery": "newreno", "init_cwnd_pkts": 100000, "max_cwnd_pkts": 100000,
+                     "queue_bytes": 1000000000u64});
+    for size in [1u64, 1460, 12 * 1460, 1000 * 1460] {
+        let (fct, ideal) = lone_fct(leaf_spine(), big.clone(), 0, 143, size);
+        assert_eq!(fct, ideal, "size {size}");
+    }
+}
+
 /// A flow longer than the lone-flow simulation's 65,536 packets: its ideal continues the steady state the
 /// simulated packets reach, and still equals what adaptive routing gives it alone, to the picosecond (a 2 Gbps
 /// and a 5 Gbps core under 10 Gbps hosts; on a 4 Gbps fat-tree core the 4 paths between pods).

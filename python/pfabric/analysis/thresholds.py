@@ -316,7 +316,8 @@ def _at(dist: SizeDistribution, t) -> tuple[np.ndarray, ...]:
 def _truncated(bound) -> tuple[np.ndarray, np.ndarray]:
     """(E[min(S, a)], E[min(S, a)^2]) from an `_at` tuple at a (a = inf: the full moments)."""
     f, m1, m2, _, a = bound
-    a = np.where(f >= 1, 0.0, a)  # past the support min(S, a) = S: no tail term (and no inf x 0)
+    # Past the support (or at a = inf, where F may round below 1) min(S, a) = S: no tail term, no inf x 0.
+    a = np.where((f >= 1) | np.isinf(a), 0.0, a)
     return m1 + a * (1 - f), m2 + a * a * (1 - f)
 
 
@@ -332,9 +333,11 @@ def _queue_terms(model: str, lam: float, second_moment: float, lo, hi):
     if model == "demotion":
         above, _ = _truncated(lo)
         upto, upto_second = _truncated(hi)
-        stretch = 1 / (1 - lam * above)
-        wait = lam * upto_second * stretch / (2 * (1 - lam * upto))
-        return stretch, wait, stretch * p + wait * inv
+        # The grid search also evaluates queues whose bounds are reversed; their terms are never chosen.
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            stretch = 1 / (1 - lam * above)
+            wait = lam * upto_second * stretch / (2 * (1 - lam * upto))
+            return stretch, wait, stretch * p + wait * inv
     above, upto = lam * lo[1], lam * hi[1]  # sigma_{k-1}, sigma_k
     denominator = 2 * (1 - above) * (1 - upto)
     if model == "paper":

@@ -81,6 +81,9 @@ pub struct TransportParams {
     pub constant_rate_bps: u64,
     /// TCP and DCTCP hosts open with a SYN and send data once its answer is back (one round trip more).
     pub handshake: bool,
+    /// TCP-like hosts: how losses are found and repaired. `Sack` (RFC 6675, the default); `NewReno`: the AIFO
+    /// authors' netbench sockets (`tcp::newreno_on_ack`).
+    pub recovery: Recovery,
     /// Constant-rate senders: each gap between packets is the mean gap times (1 + u x jitter), u uniform in
     /// [-1, 1) from a stream of the run's seed (real NICs are not perfectly paced; perfectly paced senders
     /// phase-lock at a tail-drop queue).
@@ -96,6 +99,20 @@ pub fn payload_bytes(size_bytes: u64, npkts: u32, i: u32) -> u32 {
     } else {
         MSS_BYTES
     }
+}
+
+/// Loss recovery of TCP-like hosts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// SACK-based (RFC 6675): the pipe estimate holds the window, every hole with three SACKed packets above
+    /// it is resent; the timer restarts when an ACK acknowledges new data (RFC 6298).
+    Sack,
+    /// NewReno as the AIFO authors' netbench sockets do it (RFC 6582 without SACK-based loss marking): the
+    /// window ends at the first unacknowledged packet plus cwnd (SACKed packets do not open it), only the
+    /// third duplicate ACK and each partial ACK resend one packet (the first unacknowledged), cwnd grows by
+    /// one per duplicate ACK in recovery, the first two duplicate ACKs each send a new packet (limited
+    /// transmit), and the timer restarts on every packet sent.
+    NewReno,
 }
 
 /// The sending half of one flow.
@@ -134,6 +151,10 @@ pub struct Sender {
     pub timeouts: u32,
     /// The SYN is out and its answer not yet back (TCP-like hosts with `handshake`): nothing else is sent.
     awaiting_syn_ack: bool,
+    /// `Recovery::NewReno`: send one new packet outside the window (limited transmit) at the next fill.
+    limited_transmit: bool,
+    /// `Recovery::NewReno`: resend this packet outside the window at the next fill (u32::MAX: none).
+    resend_now: u32,
 }
 
 impl Sender {
@@ -168,6 +189,8 @@ impl Sender {
             retransmissions: 0,
             timeouts: 0,
             awaiting_syn_ack: p.handshake && matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp),
+            limited_transmit: false,
+            resend_now: u32::MAX,
         }
     }
 
@@ -313,6 +336,9 @@ impl Sender {
         }
         // `as` truncates, which is the floor of a window (never negative) without a call into libm.
         let window = (self.cwnd as u32).clamp(1, p.max_cwnd_pkts);
+        if p.recovery == Recovery::NewReno && matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp) {
+            return self.newreno_fill_window(window, now, p, out);
+        }
         while self.sb.pipe() < window {
             if let Some(i) = self.sb.next_retransmission() {
                 self.sb.mark_retransmitted(i);
@@ -442,7 +468,7 @@ impl Sender {
             return;
         }
         match p.protocol {
-            Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(),
+            Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
             Protocol::ConstantRate => return, // never retransmits
             Protocol::Pdq => {

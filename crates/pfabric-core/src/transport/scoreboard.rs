@@ -61,6 +61,10 @@ impl Scoreboard {
         self.sacked_out
     }
 
+    pub fn is_sacked(&self, i: u32) -> bool {
+        self.sacked.get(i)
+    }
+
     pub fn all_acked(&self) -> bool {
         self.una == self.npkts
     }

@@ -5,7 +5,7 @@
 //! against the pipe estimate, and the holes that SACKs expose are retransmitted in order. A timeout backs off
 //! the RTO exponentially, sets the window to one packet and resends every unSACKed packet.
 
-use super::{Protocol, Sender, TransportParams};
+use super::{Protocol, Recovery, Sender, TransportParams};
 use crate::net::packet::Packet;
 use crate::sim::time::Time;
 
@@ -20,6 +20,9 @@ impl Sender {
     ) {
         if p.protocol == Protocol::Dctcp {
             self.dctcp_on_ack(ack, newly_cum + newly_sacked, p);
+        }
+        if p.recovery == Recovery::NewReno {
+            return self.newreno_on_ack(newly_cum, now, p);
         }
         if newly_cum > 0 {
             self.backoff = 0;
@@ -57,12 +60,162 @@ impl Sender {
         self.sb.mark_lost_by_sack(p.dupack_threshold);
     }
 
-    pub(super) fn tcp_on_timeout(&mut self) {
+    /// `Recovery::NewReno` (netbench's NewReno socket, which the AIFO authors' hosts extend): per new ACK one
+    /// step of slow start or congestion avoidance; a partial ACK in recovery deflates the window by what it
+    /// acknowledges and resends the next hole; the third duplicate ACK halves the flight into ssthresh, opens
+    /// recovery with cwnd = ssthresh + 3 and resends the first unacknowledged packet; later duplicates inflate
+    /// cwnd by one; the first two send one new packet each.
+    fn newreno_on_ack(&mut self, newly_cum: u32, now: Time, p: &TransportParams) {
+        if newly_cum > 0 {
+            self.backoff = 0;
+            self.dupacks = 0;
+            let flight_before = (self.sb.nxt - (self.sb.una - newly_cum)) as f64;
+            if self.in_recovery && self.sb.una < self.recover {
+                self.cwnd = (self.cwnd - newly_cum as f64 + 1.0).max(1.0);
+                self.resend_now = self.sb.una;
+            } else {
+                if self.in_recovery {
+                    self.in_recovery = false;
+                    self.cwnd = self.ssthresh.min(flight_before + 1.0);
+                }
+                self.grow_window(1, p);
+                self.timer = if self.sb.outstanding() > 0 { Some(now + self.rto(p)) } else { None };
+            }
+        } else if self.sb.outstanding() > 0 {
+            self.dupacks += 1;
+            if self.dupacks == p.dupack_threshold && !self.in_recovery && self.sb.una >= self.recover {
+                self.ssthresh = ((self.sb.nxt - self.sb.una) as f64 / 2.0).max(2.0);
+                self.cwnd = self.ssthresh + 3.0;
+                self.recover = self.sb.nxt;
+                self.in_recovery = true;
+                self.resend_now = self.sb.una;
+            } else if self.in_recovery {
+                self.cwnd += 1.0;
+            } else if self.dupacks < p.dupack_threshold {
+                self.limited_transmit = true;
+            }
+        }
+    }
+
+    /// `Recovery::NewReno`'s sending: the packet to resend at once and a limited-transmit packet outside the
+    /// window, then packets (resends after a timeout first, in order, then new ones) below the window's edge,
+    /// the first unacknowledged packet plus `window`. Every packet sent restarts the timer.
+    pub(super) fn newreno_fill_window(&mut self, window: u32, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        let before = out.len();
+        let resend = std::mem::replace(&mut self.resend_now, u32::MAX);
+        if resend != u32::MAX && resend >= self.sb.una && !self.sb.is_sacked(resend) {
+            self.sb.mark_retransmitted(resend);
+            self.retransmissions += 1;
+            let pkt = self.data_packet(resend, now, true, p);
+            out.push(pkt);
+        }
+        if std::mem::take(&mut self.limited_transmit) && self.sb.has_new() {
+            let i = self.sb.send_new();
+            let pkt = self.data_packet(i, now, false, p);
+            out.push(pkt);
+        }
+        let edge = self.sb.una.saturating_add(window);
+        loop {
+            if let Some(i) = self.sb.next_retransmission() {
+                if i >= edge {
+                    break;
+                }
+                self.sb.mark_retransmitted(i);
+                self.retransmissions += 1;
+                let pkt = self.data_packet(i, now, true, p);
+                out.push(pkt);
+            } else if self.sb.has_new() && self.sb.nxt < edge {
+                let i = self.sb.send_new();
+                let pkt = self.data_packet(i, now, false, p);
+                out.push(pkt);
+            } else {
+                break;
+            }
+        }
+        if self.sb.outstanding() > 0 && (out.len() > before || self.timer.is_none()) {
+            self.timer = Some(now + self.rto(p));
+        }
+    }
+
+    pub(super) fn tcp_on_timeout(&mut self, p: &TransportParams) {
         self.backoff += 1;
-        self.ssthresh = (self.cwnd / 2.0).max(2.0);
+        self.ssthresh = if p.recovery == Recovery::NewReno {
+            ((self.sb.nxt - self.sb.una) as f64 / 2.0).max(2.0)
+        } else {
+            (self.cwnd / 2.0).max(2.0)
+        };
         self.cwnd = 1.0;
         self.in_recovery = false;
         self.dupacks = 0;
         self.recover = self.sb.nxt;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ScenarioConfig;
+    use crate::net::packet::PacketKind;
+
+    fn newreno_params() -> TransportParams {
+        let json = r#"{"scheme": {"name": "tcp", "recovery": "newreno", "init_cwnd_pkts": 10, "max_cwnd_pkts": 100},
+            "workload": {"flows": 1, "cdf": {"size_bytes": [1460, 14600], "cdf": [0.5, 1.0], "interpolation": "step"}}}"#;
+        ScenarioConfig::from_json(json).unwrap().scheme.transport
+    }
+
+    /// The ACK of data packet `seq` when the receiver holds everything below `cum`.
+    fn ack(seq: u32, cum: u32) -> Packet {
+        Packet {
+            priority: 0,
+            sent_at: 0,
+            flow: 0,
+            seq,
+            ack: cum,
+            src: 1,
+            dst: 0,
+            payload: 0,
+            wire: 40,
+            kind: PacketKind::Ack,
+            ce: false,
+            ece: false,
+            retransmit: false,
+            loss_bin: 0,
+            rate_bps: 0,
+            paused_by: 0,
+        }
+    }
+
+    fn sent(out: &mut Vec<Packet>) -> Vec<(u32, bool)> {
+        out.drain(..).map(|p| (p.seq, p.retransmit)).collect()
+    }
+
+    #[test]
+    fn newreno_resends_only_the_first_hole_and_holds_the_window_edge() {
+        let p = newreno_params();
+        let mut s = Sender::new(0, 0, 1, 100 * 1460, None, &p);
+        let mut out = Vec::new();
+        s.fill_window(0, &p, &mut out);
+        assert_eq!(sent(&mut out), (0..10).map(|i| (i, false)).collect::<Vec<_>>());
+        // Packet 0 is lost. The first two duplicate ACKs each send one new packet (limited transmit).
+        s.on_ack(&ack(1, 0), 1000, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(10, false)]);
+        s.on_ack(&ack(2, 0), 2000, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(11, false)]);
+        // The third resends packet 0 alone: cwnd = 12 / 2 + 3 = 9 ends the window at packet 8, below what is out.
+        s.on_ack(&ack(3, 0), 3000, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(0, true)]);
+        assert!(s.in_recovery && s.cwnd == 9.0);
+        // Each later duplicate opens the window by one; SACKed packets above the hole do not: by the ACK of packet
+        // 11, cwnd is 17 and the edge (0 + 17) lets packets 12 .. 16 out, and nothing else is resent.
+        let mut more = Vec::new();
+        for seq in 4..12 {
+            s.on_ack(&ack(seq, 0), 4000 + seq as u64, &p, &mut out);
+            more.extend(sent(&mut out));
+        }
+        assert_eq!(more, (12..17).map(|i| (i, false)).collect::<Vec<_>>());
+        // The resent packet arrives: a full ACK (up to the recovery point, 12) ends recovery at ssthresh.
+        s.on_ack(&ack(0, 12), 10_000, &p, &mut out);
+        assert!(!s.in_recovery);
+        assert_eq!(s.cwnd, 6.0 + 1.0 / 6.0);
     }
 }
