@@ -1,4 +1,5 @@
-"""The figures of the pFabric paper (SIGCOMM 2013) and of the AIFO paper (SIGCOMM 2021), one module each.
+"""The figures of the pFabric paper (SIGCOMM 2013) and of the AIFO paper (SIGCOMM 2021), one module each, and
+`beyond-fct`: the schemes that followed pFabric on its fabric.
 
 `FIGURES` maps a name (`pfabric-fig7`, `aifo-fig14`) to its `Figure`: what it shows, the schemes it needs,
 its runs, its plot, its checks against the paper and the paper's published values. `pfabric reproduce
@@ -33,6 +34,7 @@ _MODULES = (
     "aifo_fig7_1g",
     *(f"aifo_fig{n}" for n in range(8, 17)),
     "cs244",
+    "beyond_fct",
 )
 
 FIGURES: dict[str, Figure] = {}

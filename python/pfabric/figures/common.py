@@ -44,6 +44,8 @@ SCHEMES: dict[str, dict[str, Any]] = {
     "pFabric-EDF": {"name": "pfabric", "priority": "deadline"},
     "pFabric-BytesSent": {"name": "pfabric", "priority": "bytes-sent"},
     "pFabric-FlowSize": {"name": "pfabric", "priority": "flow-size"},
+    # The schemes that followed pFabric, with their own papers' parameters (`pfabric schemes`).
+    "PIAS": {"name": "pias"},
 }
 # Line styles per label, stable across figures.
 STYLE: dict[str, dict[str, Any]] = {
@@ -60,6 +62,7 @@ STYLE: dict[str, dict[str, Any]] = {
     "pFabric-10G-constants": {"color": "tab:orange", "marker": "o", "linestyle": ":"},
     "PRIO-linear": {"color": "tab:olive", "marker": "P"},
     "PRIO-log": {"color": "tab:cyan", "marker": "X"},
+    "PIAS": {"color": "tab:gray", "marker": "D"},
 }
 
 WORKLOADS = {"web search": "websearch", "data mining": "datamining"}
