@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pfabric import invariants
-from pfabric.scenario import Scenario, scheme_names
+from pfabric.errors import ScenarioError
+from pfabric.scenario import Scenario, scheme_names, scheme_parameters
 
 EXAMPLES = int(os.environ.get("PFABRIC_PROPERTY_EXAMPLES", "40"))
 TRACE_DIR = Path(tempfile.mkdtemp(prefix="pfabric-properties-"))
@@ -103,30 +104,48 @@ def workloads(draw, hosts: int) -> dict:
     return {"kind": "trace", "path": str(path)}
 
 
-HANDSHAKING = {"tcp", "dctcp", "prio-queues", "pias", "pifo", "sp-pifo", "aifo", "pieo", "afq"}
-RANKED = {"pifo", "sp-pifo", "aifo", "pieo", "afq"}
+# Parts a scheme may swap in (`pfabric schemes`): PDQ's host and port only run together, so they are left to
+# the pdq bundle.
+HOSTS = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "constant-rate")
+SWITCHES = ("droptail", "pfabric", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq")
+
+
+@st.composite
+def schemes(draw, work: dict) -> dict:
+    """A bundle, maybe with its host and/or switch swapped, and some of the pair's own options."""
+    scheme: dict = {"name": draw(st.sampled_from(sorted(scheme_names())))}
+    if scheme["name"] not in ("ideal", "pdq"):
+        if draw(st.booleans()):
+            scheme["host"] = draw(st.sampled_from(HOSTS))
+        if draw(st.booleans()):
+            scheme["switch"] = draw(st.sampled_from(SWITCHES))
+    try:
+        accepted = scheme_parameters(scheme["name"], scheme.get("host"), scheme.get("switch")) or {}
+    except ScenarioError:
+        # A pair that cannot run (DCTCP hosts over ports that never mark): its refusal is tested elsewhere.
+        scheme.pop("switch")
+        accepted = scheme_parameters(scheme["name"], scheme.get("host"), None) or {}
+    if "handshake" in accepted and draw(st.booleans()):
+        scheme["handshake"] = True
+    if "recovery" in accepted and draw(st.booleans()):
+        scheme["recovery"] = "newreno"
+    if accepted.get("host") == "dctcp" and accepted.get("ecn_threshold_bytes") is None:
+        scheme["ecn_threshold_bytes"] = 30_000  # DCTCP hosts need marking ports (refusal tested elsewhere)
+    elif "ecn_threshold_bytes" in accepted and draw(st.booleans()):
+        scheme["ecn_threshold_bytes"] = draw(st.sampled_from([3_000, 30_000]))
+    if "sender_jitter" in accepted and draw(st.booleans()):
+        scheme["sender_jitter"] = 0.1
+    if accepted.get("switch") == "prio-queues" and work["kind"] != "poisson":
+        scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
+    return scheme
 
 
 @st.composite
 def scenarios(draw) -> dict:
     topo = draw(topologies())
     hosts = host_count(topo)
-    scheme: dict = {"name": draw(st.sampled_from(sorted(scheme_names())))}
     work = draw(workloads(hosts))
-    if scheme["name"] in HANDSHAKING and draw(st.booleans()):
-        scheme["handshake"] = True
-    if scheme["name"] in HANDSHAKING and draw(st.booleans()):
-        scheme["recovery"] = "newreno"
-    if scheme["name"] in RANKED and draw(st.booleans()):
-        # The ranked schemes' other hosts: DCTCP over marking ports, pFabric's transport, paced sources.
-        scheme["host"] = draw(st.sampled_from(["dctcp", "pfabric", "constant-rate"]))
-        if scheme["host"] == "dctcp":
-            scheme["ecn_threshold_bytes"] = draw(st.sampled_from([3_000, 30_000]))
-        if scheme["host"] == "constant-rate":
-            scheme["sender_jitter"] = draw(st.sampled_from([0.0, 0.1]))
-            scheme.pop("handshake", None)
-    if scheme["name"] in ("prio-queues", "pias") and work["kind"] != "poisson":
-        scheme["thresholds_bytes"] = [10_000, 100_000, 1_000_000]
+    scheme = draw(schemes(work))
     return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,6 +92,15 @@ def _parser() -> argparse.ArgumentParser:
         "fields", help="list every scenario field with its type, default and meaning"
     )
     fields.set_defaults(handler=_fields)
+
+    schemes = commands.add_parser(
+        "schemes",
+        help="the catalogue of hosts, switches and bundles, with parameters, defaults and papers",
+        description="Every host transport and switch discipline the core runs, and the bundles that pair them "
+        "as a paper did (`[scheme] name`); `host = ...` and `switch = ...` swap either part of a bundle.",
+    )
+    schemes.add_argument("--json", action="store_true", help="the catalogue as JSON, for tools")
+    schemes.set_defaults(handler=_schemes)
 
     thresholds = commands.add_parser(
         "thresholds",
@@ -482,6 +492,15 @@ def _report(args: argparse.Namespace) -> int:
 
 def _fields(args: argparse.Namespace) -> int:
     print(_fields_reference())
+    return EXIT_OK
+
+
+def _schemes(args: argparse.Namespace) -> int:
+    from ._native import scheme_catalogue
+    from .describe import catalogue_text
+
+    catalogue = scheme_catalogue()
+    print(json.dumps(catalogue, indent=2) if args.json else catalogue_text(catalogue))
     return EXIT_OK
 
 

@@ -8,6 +8,7 @@ A model can word a field itself through the `allowed_for(name)` hook or `json_sc
 
 from __future__ import annotations
 
+import json
 import types
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -19,6 +20,7 @@ from pydantic_core import PydanticUndefined
 __all__ = [
     "FieldDoc",
     "allowed_text",
+    "catalogue_text",
     "field_docs",
     "fields_text",
     "item_allowed_text",
@@ -273,4 +275,33 @@ def fields_text(root: type[BaseModel], width: int = 110) -> str:
             "break_on_hyphens": False,
         }
         lines.extend(textwrap.wrap(text, width=width, **wrap))
+    return "\n".join(lines)
+
+
+def catalogue_text(catalogue: dict[str, Any]) -> str:
+    """`pfabric schemes`: the core's catalogue (`_native.scheme_catalogue`) as text."""
+
+    def params(part: dict[str, Any]) -> list[str]:
+        return [
+            f"    {p['name']} = {'unset' if p['default'] is None else json.dumps(p['default'])}  # {p['what']}"
+            for p in part["parameters"]
+        ]
+
+    lines = ["Bundles ([scheme] name = ...): a host and a switch as a paper paired them, with its values."]
+    for b in catalogue["bundles"]:
+        parts = f"host {b['host']} + switch {b['switch']}" if b["host"] else "flow level"
+        values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in b["values"].items())
+        lines.append(f"  {b['name']}: {parts}{'; ' + values if values else ''}  ({b['paper']})")
+    lines += ["", "Hosts (host = ...):"]
+    for h in catalogue["hosts"]:
+        lines += [f"  {h['name']}: {h['what']} ({h['paper']})", *params(h)]
+    lines += ["", "Switches (switch = ...): every switch port and host NIC runs it."]
+    for sw in catalogue["switches"]:
+        notes = []
+        if sw["reads_stamp"]:
+            notes.append("reads the hosts' priority stamp")
+        if sw["marks_ecn_with"]:
+            notes.append(f"marks ECN with {sw['marks_ecn_with']}")
+        extra = f"; {', '.join(notes)}" if notes else ""
+        lines += [f"  {sw['name']}: {sw['what']} ({sw['paper']}{extra})", *params(sw)]
     return "\n".join(lines)

@@ -41,7 +41,7 @@ from pydantic import (
 )
 
 from . import workloads
-from ._native import scheme_defaults, scheme_names
+from ._native import scheme_defaults, scheme_names, scheme_parameters
 from ._translate import translate
 from .errors import MISSING, ScenarioError
 
@@ -638,11 +638,15 @@ class Scheme(_Section):
     bytes_per_round: PositiveInt | None = Field(
         None, description="afq: bytes each flow may send per round (default 1500)."
     )
-    host: Literal["tcp", "dctcp", "pfabric", "constant-rate"] | None = Field(
+    host: str | None = Field(
         None,
-        description="pifo..afq: the hosts: TCP NewReno (default), DCTCP (as the AIFO authors' fair-queueing "
-        "runs, with ecn_threshold_bytes at the ports), pFabric's minimal rate control (as their "
-        "pFabric-workload runs) or constant-rate (UDP-like) sources.",
+        description="The host transport, swapping the bundle's (`pfabric schemes` lists them): tcp, dctcp, "
+        "pfabric, pfabric-linerate, pdq, constant-rate. Its parameters come with it.",
+    )
+    switch: str | None = Field(
+        None,
+        description="The switch discipline of every port, swapping the bundle's (`pfabric schemes` lists them): "
+        "droptail, pfabric, prio-queues, pdq, pifo, sp-pifo, aifo, pieo, afq. Its parameters come with it.",
     )
     sender_jitter: Annotated[float, _Number] | None = Field(
         None,
@@ -706,12 +710,13 @@ class Scheme(_Section):
         return "; ".join(f"{'/'.join(schemes)} {value}" for value, schemes in values.items())
 
     @classmethod
-    def override_keys(cls, name: str) -> tuple[str, ...]:
-        """The overrides scheme `name` accepts: the core's list, or every typed field without the core."""
-        defaults = scheme_defaults(name)
+    def override_keys(cls, name: str, host: str | None = None, switch: str | None = None) -> tuple[str, ...]:
+        """The overrides scheme `name` accepts with `host` and `switch` swapped in: the core's list, or every
+        typed field without the core. A pair that cannot run is a one-line `ScenarioError`."""
+        defaults = scheme_parameters(name, host, switch)
         if defaults is not None:
             # Parameters resolved here before the core sees them (see Scenario._core_scheme).
-            front_end_only = ("queues",) if name in THRESHOLD_SCHEMES else ()
+            front_end_only = ("queues",) if defaults.get("switch") == "prio-queues" else ()
             return tuple(defaults) + front_end_only
         return tuple(field for field in cls.model_fields if field != "name")
 
@@ -729,11 +734,17 @@ class Scheme(_Section):
         name = data.get("name", cls.model_fields["name"].default) if isinstance(data, dict) else None
         if not isinstance(name, str) or name not in scheme_names():
             return data  # the name's own check reports it
-        allowed = cls.override_keys(name)
+        host, switch = data.get("host"), data.get("switch")
+        if not all(part is None or isinstance(part, str) for part in (host, switch)):
+            return data  # the fields' own checks report it
+        allowed = cls.override_keys(name, host, switch)
+        parts = f"scheme {name!r}" + "".join(
+            f" with {key} {value!r}" for key, value in (("host", host), ("switch", switch)) if value
+        )
         for key, value in data.items():
             if key != "name" and key not in allowed and value is not None:
                 params = f"its parameters are: {', '.join(allowed)}" if allowed else "it takes none"
-                raise ScenarioError(key, value, f"scheme {name!r} has no parameter {key!r}; {params}")
+                raise ScenarioError(key, value, f"{parts} has no parameter {key!r}; {params}")
         return data
 
     @model_serializer(mode="wrap")
@@ -871,9 +882,24 @@ def mean_wire_bytes(cdf: workloads.Cdf) -> float:
     return mean * (MSS_BYTES + HEADER_BYTES)
 
 
-# Schemes whose thresholds the front end may choose: (queues by default, the model that places them). pias: 8
-# queues, as the PIAS paper's switches (section 5).
-THRESHOLD_SCHEMES = {"prio-queues": (4, "paper"), "pias": (8, "demotion")}
+# The front end chooses the thresholds of `prio-queues` ports: by the section 6 model for hosts that stamp the
+# flow size (4 queues by default, as section 6), by the multi-level feedback model for hosts that stamp the
+# bytes sent (PIAS: 8 queues, as its switches). Bundles whose parts the core cannot be asked about (no core
+# built) fall back to their names.
+THRESHOLD_MODELS = {"flow-size": (4, "paper"), "bytes-sent": (8, "demotion")}
+_THRESHOLD_FALLBACK = {"prio-queues": "flow-size", "pias": "bytes-sent"}
+
+
+def threshold_stamp(scheme: Scheme) -> str | None:
+    """The stamp whose thresholds the front end must choose for `scheme` (a `THRESHOLD_MODELS` key), or None
+    when its ports take no thresholds."""
+    parts = scheme_parameters(scheme.name, scheme.host, scheme.switch)
+    if parts is None:
+        return _THRESHOLD_FALLBACK.get(scheme.name)
+    if parts.get("switch") != "prio-queues":
+        return None
+    stamp = scheme.priority or parts.get("priority") or "flow-size"
+    return "bytes-sent" if stamp == "bytes-sent" else "flow-size"
 
 
 def chosen_thresholds(
@@ -981,7 +1007,7 @@ class Scenario(_Section):
         """prio-queues and pias without a list of thresholds choose them from a Poisson workload's CDF and
         load."""
         scheme = self.scheme
-        if scheme.name not in THRESHOLD_SCHEMES or isinstance(scheme.thresholds_bytes, list):
+        if threshold_stamp(scheme) is None or isinstance(scheme.thresholds_bytes, list):
             return self
         shown = MISSING if scheme.thresholds_bytes is None else scheme.thresholds_bytes
         if not isinstance(self.workload, Poisson):
@@ -1055,10 +1081,11 @@ class Scenario(_Section):
     def _core_scheme(self) -> dict:
         """The scheme as the core takes it: prio-queues and pias thresholds resolved to a list of bytes."""
         scheme = self.scheme.model_dump(mode="json")
-        if scheme["name"] not in THRESHOLD_SCHEMES:
+        stamp = threshold_stamp(self.scheme)
+        if stamp is None:
             return scheme
         chosen = scheme.get("thresholds_bytes", "optimal")
-        queues, model = THRESHOLD_SCHEMES[scheme["name"]]
+        queues, model = THRESHOLD_MODELS[stamp]
         queues = scheme.pop("queues", None) or queues
         if not isinstance(chosen, list):
             # Validation (`_thresholds_can_be_chosen`) made sure of a Poisson workload and, for the

@@ -6,10 +6,12 @@
 
 use serde_json::{Map, Value};
 
+pub mod scheme;
+
 use crate::net::topology::{self, LinkParams, Topology};
-use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
+use crate::queue::QueueConfig;
 use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
-use crate::transport::{PriorityScheme, Protocol, Recovery, TransportParams};
+use crate::transport::TransportParams;
 use crate::workload::cdf::{EmpiricalCdf, Interpolation};
 use crate::workload::{Arrivals, DeadlineSpec, FlowSpec, PoissonArrivals};
 
@@ -135,157 +137,15 @@ pub struct SchemeConfig {
     pub transport: TransportParams,
 }
 
-/// The scheme names the core knows.
-pub const SCHEME_NAMES: &[&str] = &[
-    "tcp",
-    "dctcp",
-    "pfabric",
-    "pfabric-linerate",
-    "pdq",
-    "ideal",
-    "prio-queues",
-    "pias",
-    "pifo",
-    "sp-pifo",
-    "aifo",
-    "pieo",
-    "afq",
-];
+/// The scheme names the core knows: its bundles (`scheme::BUNDLES`).
+pub fn scheme_names() -> Vec<&'static str> {
+    scheme::BUNDLES.iter().map(|b| b.name).collect()
+}
 
-/// PIAS's buffer per port (240 packets) and per-port ECN threshold (65 packets), of 1,500 bytes: the PIAS
-/// authors' ns-2 scripts (HKUST-SING/PIAS-NS2 @1496a612, scripts/run_pias_dctcp.py, queueSize and DCTCP_K).
-const PIAS_QUEUE_BYTES: u64 = 360_000;
-const PIAS_ECN_BYTES: u64 = 97_500;
-
-/// The AIFO paper's schedulers: rank-based port disciplines over TCP NewReno hosts.
-const RANKED_SCHEMES: &[&str] = &["pifo", "sp-pifo", "aifo", "pieo", "afq"];
-
-/// The paper's parameters of a scheme, as (field, value) pairs in user units.
+/// The parameters a scheme accepts with their defaults, in user units (`host` and `switch` first); None for an
+/// unknown name.
 pub fn scheme_defaults(name: &str) -> Option<Vec<(&'static str, Value)>> {
-    let tcp_like = |queue: u64| {
-        vec![
-            ("queue_bytes", Value::from(queue)),
-            ("init_cwnd_pkts", Value::from(12)),
-            // The buffer less one packet (149 for 225 KB); follows queue_bytes when that is set.
-            ("max_cwnd_pkts", Value::from((queue / 1500).saturating_sub(1).max(1))),
-            ("min_rto_us", Value::from(200.0)),
-            ("init_rto_us", Value::from(200.0)),
-            ("max_rto_us", Value::from(1_000_000.0)),
-            ("dupack_threshold", Value::from(3)),
-            // Data from the first packet, as the pFabric paper's hosts (no connection set-up); true: a SYN and
-            // its answer first, one round trip more, as the AIFO authors' netbench sockets.
-            ("handshake", Value::from(false)),
-            // SACK-based loss recovery (RFC 6675); "newreno": the AIFO authors' netbench sockets.
-            ("recovery", Value::from("sack")),
-        ]
-    };
-    match name {
-        "tcp" => Some(tcp_like(225_000)),
-        "dctcp" => {
-            let mut v = tcp_like(225_000);
-            v.push(("ecn_threshold_bytes", Value::from(22_500)));
-            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
-            Some(v)
-        }
-        "pfabric" | "pfabric-linerate" => Some(vec![
-            ("queue_bytes", Value::from(36_000)),
-            ("init_cwnd_pkts", Value::from(12)),
-            // "Window capped near the queue size": 36 KB = 24 full packets.
-            ("max_cwnd_pkts", Value::from(24)),
-            ("rto_us", Value::from(45.0)),
-            ("probe_after_timeouts", Value::from(5)),
-            ("priority", Value::from("remaining-size")),
-            ("priority_cap_bytes", Value::Null),
-        ]),
-        // Section 6: a few strict-priority queues sharing 225 KB, 15 KB reserved each; TCP hosts.
-        "prio-queues" => {
-            let mut v = tcp_like(225_000);
-            v.push(("reserved_bytes", Value::from(15_000)));
-            v.push(("thresholds_bytes", Value::Null));
-            Some(v)
-        }
-        // PIAS (Bai et al., NSDI 2015): DCTCP hosts stamping the bytes a flow has sent, demoted through strict-
-        // priority queues sharing the port's buffer, ECN marked at the port. Thresholds unset: chosen for the
-        // workload and load by the front end (`analysis.pias`).
-        "pias" => {
-            let mut v = tcp_like(PIAS_QUEUE_BYTES);
-            // The same scripts: DCTCP opening at 70 packets (its window capped at the buffer less one packet,
-            // 239), a minimum RTO of 2 ms.
-            for (key, value) in &mut v {
-                match *key {
-                    "init_cwnd_pkts" => *value = Value::from(70),
-                    "min_rto_us" | "init_rto_us" => *value = Value::from(2000.0),
-                    _ => {}
-                }
-            }
-            v.push(("ecn_threshold_bytes", Value::from(PIAS_ECN_BYTES)));
-            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
-            v.push(("reserved_bytes", Value::from(0)));
-            v.push(("thresholds_bytes", Value::Null));
-            Some(v)
-        }
-        // The AIFO paper's settings (DESIGN section 4, from the authors' code); capacities in packets.
-        "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
-            // TCP hosts as the authors' SRPT sender (netbench's NewReno "pfabric" socket): the window opens
-            // at its slow-start threshold of 30 segments and is capped at 64 KB (44 packets), the timeout is
-            // SRTT + 4 RTTVAR with no floor, 96.4 us before the first sample.
-            let mut v = vec![
-                ("init_cwnd_pkts", Value::from(30)),
-                ("max_cwnd_pkts", Value::from(44)),
-                ("min_rto_us", Value::from(0.0)),
-                ("init_rto_us", Value::from(96.4)),
-                ("max_rto_us", Value::from(1_000_000.0)),
-                ("dupack_threshold", Value::from(3)),
-                ("handshake", Value::from(false)),
-                ("recovery", Value::from("sack")),
-            ];
-            if name != "afq" {
-                v.push(("rank", Value::from("srpt")));
-                v.push(("priority", Value::from("remaining-unsent")));
-            }
-            // Hosts: TCP NewReno, pFabric's transport (its RTO and probe mode below), or constant-rate sources
-            // at `sender_rate_gbps` (unset: the host link rate).
-            v.push(("host", Value::from("tcp")));
-            v.push(("sender_rate_gbps", Value::Null));
-            v.push(("sender_jitter", Value::from(0.0)));
-            v.push(("dctcp_g", Value::from(1.0 / 16.0)));
-            v.push(("ecn_threshold_bytes", Value::Null));
-            v.push(("rto_us", Value::from(45.0)));
-            v.push(("probe_after_timeouts", Value::from(5)));
-            match name {
-                "pifo" | "pieo" => v.push(("capacity_pkts", Value::from(80))),
-                "sp-pifo" => {
-                    v.push(("queues", Value::from(8)));
-                    v.push(("queue_pkts", Value::from(10)));
-                }
-                "aifo" => {
-                    v.push(("capacity_pkts", Value::from(20)));
-                    v.push(("window", Value::from(20)));
-                    v.push(("sample_every", Value::from(15)));
-                    v.push(("headroom_k", Value::from(0.1)));
-                }
-                _ => {
-                    v.push(("queues", Value::from(8)));
-                    v.push(("queue_pkts", Value::from(10)));
-                    v.push(("bytes_per_round", Value::from(1500)));
-                }
-            }
-            Some(v)
-        }
-        // The pFabric paper's PDQ row: 225 KB queues, min RTO 200 us, probing every 15 us, Early Start K = 2.
-        "pdq" => {
-            let mut v = tcp_like(225_000);
-            v.retain(|(k, _)| !matches!(*k, "dupack_threshold" | "handshake" | "recovery"));
-            v.push(("probe_interval_us", Value::from(15.0)));
-            v.push(("early_start_k", Value::from(2.0)));
-            v.push(("rtt_us", Value::from(14.6)));
-            v.push(("early_termination", Value::from(true)));
-            Some(v)
-        }
-        // The central scheduler has no parameters: line rate, SRPT order, maximal schedule.
-        "ideal" => Some(vec![]),
-        _ => None,
-    }
+    scheme::defaults(name)
 }
 
 /// A fully resolved scenario.
@@ -796,256 +656,7 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
 }
 
 fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
-    let s = Section::of(v, "scheme")?;
-    let name = s.str_or("name", "tcp")?;
-    let Some(defaults) = scheme_defaults(name) else {
-        return err("scheme.name", format!("{name:?}"), format!("one of: {}", SCHEME_NAMES.join(", ")));
-    };
-    if name == "ideal" {
-        s.only(&["name"])?;
-        // Placeholders: no packet is ever sent in flow-level mode.
-        let tcp = parse_scheme(&serde_json::json!({"name": "tcp"}))?;
-        return Ok(SchemeConfig { name: name.to_string(), flow_level: true, ..tcp });
-    }
-    let keys: Vec<&str> = std::iter::once("name").chain(defaults.iter().map(|(k, _)| *k)).collect();
-    s.only(&keys)?;
-    let d = |key: &str| defaults.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.as_f64()).unwrap_or(0.0);
-    let int = |key: &str, lo: u64, hi: u64| s.int_in(key, d(key) as u64, lo, hi);
-    let queue_bytes = if RANKED_SCHEMES.contains(&name) { 0 } else { int("queue_bytes", 1500, 1 << 40)? };
-    let init_cwnd = int("init_cwnd_pkts", 1, 1 << 20)? as u32;
-    let max_cwnd = match (s.get("max_cwnd_pkts"), name) {
-        // TCP's window at most the buffer less one packet, as the pFabric authors' ns-2 scripts set it
-        // (`maxcwnd_ = queueSize - 1`): larger, a lone flow overruns its own NIC's buffer and times out.
-        (None, "tcp" | "dctcp" | "prio-queues" | "pias") => (queue_bytes / 1500).saturating_sub(1).max(1) as u32,
-        _ => int("max_cwnd_pkts", 1, 1 << 24)? as u32,
-    };
-    let mut t = TransportParams {
-        protocol: Protocol::Tcp,
-        init_cwnd_pkts: init_cwnd,
-        max_cwnd_pkts: max_cwnd.max(init_cwnd),
-        min_rto: 0,
-        init_rto: 0,
-        max_rto: 0,
-        fixed_rto: 0,
-        dupack_threshold: 3,
-        dctcp_g: 1.0 / 16.0,
-        probe_after_timeouts: 0,
-        priority: PriorityScheme::RemainingSize,
-        priority_cap: None,
-        host_rate_bps: 0, // set from the topology once both are read
-        pdq_probe_interval: 0,
-        pdq_early_termination: false,
-        constant_rate_bps: 0, // 0: the host rate, set with it
-        sender_jitter: 0.0,
-        jitter_seed: 0, // set from the scenario seed
-        handshake: false,
-        recovery: Recovery::Sack,
-    };
-    let handshake = || -> Result<bool, ConfigError> {
-        match s.get("handshake") {
-            None => Ok(false),
-            Some(v) => v.as_bool().map_or_else(|| err("scheme.handshake", v, "true or false"), Ok),
-        }
-    };
-    let recovery = || -> Result<Recovery, ConfigError> {
-        match s.str_or("recovery", "sack")? {
-            "sack" => Ok(Recovery::Sack),
-            "newreno" => Ok(Recovery::NewReno),
-            other => err("scheme.recovery", format!("{other:?}"), "sack (RFC 6675) or newreno (netbench's NewReno)"),
-        }
-    };
-    let priority_scheme = |default: &str| -> Result<PriorityScheme, ConfigError> {
-        Ok(match s.str_or("priority", default)? {
-            "remaining-size" => PriorityScheme::RemainingSize,
-            "flow-size" => PriorityScheme::FlowSize,
-            "bytes-sent" => PriorityScheme::BytesSent,
-            "deadline" => PriorityScheme::Deadline,
-            "remaining-unsent" => PriorityScheme::RemainingUnsent,
-            other => {
-                return err(
-                    "scheme.priority",
-                    format!("{other:?}"),
-                    "one of: remaining-size, flow-size, bytes-sent, deadline, remaining-unsent",
-                )
-            }
-        })
-    };
-    // The RFC 6298 timeout of TCP-like hosts: (floor, value before any RTT sample, ceiling of the backoff).
-    let adaptive_rto = || -> Result<(Time, Time, Time), ConfigError> {
-        Ok((
-            ps_from_us(s.non_negative("min_rto_us", d("min_rto_us"))?),
-            ps_from_us(s.positive("init_rto_us", d("init_rto_us"))?),
-            ps_from_us(s.positive("max_rto_us", d("max_rto_us"))?),
-        ))
-    };
-    let queue = match name {
-        "pdq" => {
-            t.protocol = Protocol::Pdq;
-            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
-            t.pdq_probe_interval = ps_from_us(s.positive("probe_interval_us", d("probe_interval_us"))?);
-            t.pdq_early_termination = match s.get("early_termination") {
-                None => true,
-                Some(v) => v.as_bool().map_or_else(|| err("scheme.early_termination", v, "true or false"), Ok)?,
-            };
-            let k = s.non_negative("early_start_k", d("early_start_k"))?;
-            let rtt = s.positive("rtt_us", d("rtt_us"))?;
-            QueueConfig::DropTailPdq {
-                limit_bytes: queue_bytes,
-                early_start: ps_from_us(k * rtt),
-                expiry: 4 * t.pdq_probe_interval,
-            }
-        }
-        "pifo" | "sp-pifo" | "aifo" | "pieo" | "afq" => {
-            t.protocol = match s.str_or("host", "tcp")? {
-                "tcp" => Protocol::Tcp,
-                "dctcp" => Protocol::Dctcp,
-                "pfabric" => Protocol::Pfabric,
-                "constant-rate" => Protocol::ConstantRate,
-                other => return err("scheme.host", format!("{other:?}"), "one of: tcp, dctcp, pfabric, constant-rate"),
-            };
-            let g = s.positive("dctcp_g", d("dctcp_g"))?;
-            if g > 1.0 {
-                return err("scheme.dctcp_g", g, "a gain in (0, 1]");
-            }
-            t.dctcp_g = g;
-            let jitter = s.non_negative("sender_jitter", d("sender_jitter"))?;
-            if jitter >= 1.0 {
-                return err("scheme.sender_jitter", format!("{jitter:?}"), "a fraction in [0, 1)");
-            }
-            t.sender_jitter = jitter;
-            // Marking as the AIFO authors' scheduler ports do: Congestion Experienced on an arrival that finds
-            // at least this many bytes queued (their fair-queueing runs: 48 KB under DCTCP hosts).
-            let mark_at_bytes = match s.get("ecn_threshold_bytes") {
-                None | Some(Value::Null) => None,
-                Some(_) => Some(int("ecn_threshold_bytes", 1, 1 << 40)?),
-            };
-            // pFabric's minimal rate control, as the AIFO authors' pFabric-workload runs use it: fixed RTO,
-            // probe mode, window capped near one BDP's worth of the queue.
-            t.fixed_rto = ps_from_us(s.positive("rto_us", d("rto_us"))?);
-            t.probe_after_timeouts = int("probe_after_timeouts", 0, 1000)? as u32;
-            if s.get("sender_rate_gbps").is_some() {
-                let gbps = s.positive("sender_rate_gbps", 1.0)?;
-                if gbps > 1e6 {
-                    return err("scheme.sender_rate_gbps", format!("{gbps:?}"), "a rate in (0, 1e6] Gbps");
-                }
-                t.constant_rate_bps = bps_from_gbps(gbps).max(1);
-            }
-            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
-            t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
-            t.handshake = handshake()?;
-            t.recovery = recovery()?;
-            t.priority = priority_scheme("remaining-unsent")?;
-            let pkts = |key: &str| int(key, 1, 1 << 24).map(|x| x as usize);
-            if name == "afq" {
-                let (queues, per_queue_pkts) = (pkts("queues")?, pkts("queue_pkts")?);
-                QueueConfig::Afq {
-                    queues,
-                    per_queue_pkts,
-                    bytes_per_round: int("bytes_per_round", 1, 1 << 40)?,
-                    mark_at_bytes,
-                }
-            } else {
-                let rank = match s.str_or("rank", "srpt")? {
-                    "srpt" => RankKind::Srpt,
-                    "stfq" => RankKind::Stfq,
-                    "fifo" => RankKind::Fifo,
-                    other => return err("scheme.rank", format!("{other:?}"), "one of: srpt, stfq, fifo"),
-                };
-                let scheduler = match name {
-                    "pifo" => SchedulerConfig::Pifo { capacity_pkts: pkts("capacity_pkts")? },
-                    "pieo" => SchedulerConfig::Pieo { capacity_pkts: pkts("capacity_pkts")? },
-                    "sp-pifo" => {
-                        SchedulerConfig::SpPifo { queues: pkts("queues")?, per_queue_pkts: pkts("queue_pkts")? }
-                    }
-                    _ => {
-                        let k = s.f64_or("headroom_k", d("headroom_k"))?;
-                        if !(0.0..1.0).contains(&k) {
-                            return err("scheme.headroom_k", format!("{k:?}"), "a headroom in [0, 1)");
-                        }
-                        SchedulerConfig::Aifo {
-                            capacity_pkts: pkts("capacity_pkts")?,
-                            window: pkts("window")?,
-                            sample_every: int("sample_every", 1, 1 << 20)? as u32,
-                            k,
-                        }
-                    }
-                };
-                QueueConfig::Ranked { scheduler, rank, mark_at_bytes }
-            }
-        }
-        "tcp" | "dctcp" | "prio-queues" | "pias" => {
-            t.protocol = if matches!(name, "dctcp" | "pias") { Protocol::Dctcp } else { Protocol::Tcp };
-            (t.min_rto, t.init_rto, t.max_rto) = adaptive_rto()?;
-            t.dupack_threshold = int("dupack_threshold", 1, 1000)? as u32;
-            t.handshake = handshake()?;
-            t.recovery = recovery()?;
-            let mark = if matches!(name, "dctcp" | "pias") {
-                let g = s.positive("dctcp_g", d("dctcp_g"))?;
-                if g > 1.0 {
-                    return err("scheme.dctcp_g", g, "a gain in (0, 1]");
-                }
-                t.dctcp_g = g;
-                Some(int("ecn_threshold_bytes", 1, 1 << 40)?)
-            } else {
-                None
-            };
-            if matches!(name, "prio-queues" | "pias") {
-                t.priority = if name == "pias" {
-                    // Bytes the flow has sent: a flow is demoted as it sends, knowing nothing of its size.
-                    PriorityScheme::BytesSent
-                } else {
-                    // The flow's size: a flow keeps one queue (and its packets their order).
-                    PriorityScheme::FlowSize
-                };
-                let Some(list) = s.get("thresholds_bytes") else {
-                    return err("scheme.thresholds_bytes", "nothing", "a list of increasing flow sizes in bytes");
-                };
-                let thresholds = s.f64_list("thresholds_bytes")?;
-                if thresholds.is_empty() || thresholds.len() > 63 {
-                    return err("scheme.thresholds_bytes", list, "1 to 63 thresholds (2 to 64 queues)");
-                }
-                for (i, w) in thresholds.windows(2).enumerate() {
-                    if w[1] <= w[0] {
-                        return err(&format!("scheme.thresholds_bytes[{}]", i + 1), w[1], "increasing thresholds");
-                    }
-                }
-                if thresholds[0] <= 0.0 {
-                    return err("scheme.thresholds_bytes[0]", thresholds[0], "thresholds > 0");
-                }
-                let reserved_bytes = int("reserved_bytes", 0, 1 << 40)?;
-                let queues = thresholds.len() as u64 + 1;
-                if reserved_bytes * queues > queue_bytes {
-                    let allowed = format!("at most queue_bytes / queues = {}", queue_bytes / queues);
-                    return err("scheme.reserved_bytes", reserved_bytes, allowed);
-                }
-                // A packet joins the first queue whose threshold its stamp is at most. prio-queues stamps the
-                // flow size (a flow of size <= t_1 goes up); pias the bytes sent before the packet, and its
-                // thresholds count the bytes sent in the queues above (the first t_1 bytes go up), so the
-                // port's bound is one less.
-                let shift = u64::from(name == "pias");
-                QueueConfig::PrioThresholds {
-                    thresholds: thresholds.iter().map(|&x| x as u64 - shift).collect(),
-                    limit_bytes: queue_bytes,
-                    reserved_bytes,
-                    mark_above_bytes: mark,
-                }
-            } else {
-                QueueConfig::DropTail { limit_bytes: queue_bytes, mark_above_bytes: mark }
-            }
-        }
-        _ => {
-            t.protocol = if name == "pfabric" { Protocol::Pfabric } else { Protocol::PfabricLinerate };
-            t.fixed_rto = ps_from_us(s.positive("rto_us", d("rto_us"))?);
-            t.probe_after_timeouts = int("probe_after_timeouts", 0, 1000)? as u32;
-            t.priority = priority_scheme("remaining-size")?;
-            t.priority_cap = match s.get("priority_cap_bytes") {
-                None => None,
-                Some(_) => Some(s.int_in("priority_cap_bytes", 0, 1, u64::MAX >> 2)?),
-            };
-            QueueConfig::Pfabric { limit_bytes: queue_bytes }
-        }
-    };
-    Ok(SchemeConfig { name: name.to_string(), flow_level: false, queue, transport: t })
+    scheme::parse(&Section::of(v, "scheme")?)
 }
 
 impl ScenarioConfig {
@@ -1114,6 +725,7 @@ impl ScenarioConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{PriorityScheme, Protocol};
 
     fn parse(json: &str) -> Result<ScenarioConfig, String> {
         ScenarioConfig::from_json(json).map_err(|e| e.to_string())

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use pfabric_core::config::SCHEME_NAMES;
+use pfabric_core::config::scheme_names;
 use pfabric_core::results::{flow_columns, Column};
 use pfabric_core::Simulation;
 use serde_json::json;
@@ -50,9 +50,9 @@ fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
 /// Every scheme with its paper's parameters, and the fair-queueing path of the ranked schemes (STFQ ranks over
 /// DCTCP hosts, as AIFO's Figure 14 runs them), by label.
 fn variants() -> Vec<(String, serde_json::Value, serde_json::Value)> {
-    let mut out: Vec<(String, serde_json::Value, serde_json::Value)> = SCHEME_NAMES
-        .iter()
-        .map(|&name| {
+    let mut out: Vec<(String, serde_json::Value, serde_json::Value)> = scheme_names()
+        .into_iter()
+        .map(|name| {
             // The core takes a few queues' thresholds as given (the front end computes the optimal ones).
             let params = if matches!(name, "prio-queues" | "pias") {
                 json!({ "name": name, "thresholds_bytes": [100_000, 1_000_000, 10_000_000] })

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use pfabric_core::config::{scheme_defaults, SCHEME_NAMES};
+use pfabric_core::config::{scheme_defaults, scheme_names as core_scheme_names};
 use pfabric_core::results::{
     arrival_columns, flow_columns, port_columns, priority_loss_columns, run_stats, throughput_columns, Column, Columns,
 };
@@ -126,7 +126,7 @@ fn validate(scenario_json: &str) -> PyResult<()> {
 /// The scheme names the core knows.
 #[pyfunction]
 fn scheme_names() -> Vec<&'static str> {
-    SCHEME_NAMES.to_vec()
+    core_scheme_names()
 }
 
 /// The paper's parameters of a scheme as a dict (user units); None for an unknown name.
@@ -139,12 +139,31 @@ fn scheme_defaults_json(name: &str) -> Option<String> {
     })
 }
 
+/// The parameters bundle `name` accepts with `host` and/or `switch` swapped in, with their defaults, as a
+/// JSON dict (`host` and `switch` first); ValueError with the one-line reason for a pair that cannot run.
+#[pyfunction]
+#[pyo3(signature = (name, host=None, switch=None))]
+fn scheme_parameters_json(name: &str, host: Option<&str>, switch: Option<&str>) -> PyResult<String> {
+    let pairs = pfabric_core::config::scheme::parameters(name, host, switch)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let map: serde_json::Map<String, serde_json::Value> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    Ok(serde_json::Value::Object(map).to_string())
+}
+
+/// Every host, switch and bundle with its parameters, defaults and paper, as JSON.
+#[pyfunction]
+fn scheme_catalogue_json() -> String {
+    pfabric_core::config::scheme::catalogue().to_string()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_names, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_defaults_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme_parameters_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme_catalogue_json, m)?)?;
     // The release and a hash of the engine's sources: results stored under it are recomputed after any change.
     m.add("__version__", concat!(env!("CARGO_PKG_VERSION"), "+", env!("PFABRIC_SOURCE_HASH")))?;
     Ok(())
