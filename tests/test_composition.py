@@ -89,3 +89,12 @@ def test_the_catalogue_command_lists_every_part(pfabric_env):
         assert f"  {name}:" in text.stdout
     as_json = pfabric(pfabric_env, "schemes", "--json", timeout=60)
     assert json.loads(as_json.stdout) == CATALOGUE
+
+
+def test_the_scenario_schema_types_every_parameter_of_the_registry():
+    # The pydantic model keeps a typed field per parameter (types and bounds for messages before the core is
+    # asked); which of them a scheme accepts, and their defaults, come from the registry. A part's new
+    # parameter without its field here would be accepted untyped: this keeps the two in step.
+    names = {p["name"] for part in CATALOGUE["hosts"] + CATALOGUE["switches"] for p in part["parameters"]}
+    missing = names - set(Scenario.model_fields["scheme"].annotation.model_fields)
+    assert not missing, missing
