@@ -98,3 +98,15 @@ def test_the_scenario_schema_types_every_parameter_of_the_registry():
     names = {p["name"] for part in CATALOGUE["hosts"] + CATALOGUE["switches"] for p in part["parameters"]}
     missing = names - set(Scenario.model_fields["scheme"].annotation.model_fields)
     assert not missing, missing
+
+
+def test_figures_see_a_swapped_host_s_parameters():
+    # Regression: `figures.common.available` read the bundle's own pair, so the testbed figures' constant-rate
+    # hosts (their rate and jitter) looked unavailable and every run was skipped, then the plot raised.
+    from pfabric.figures import _testbed
+    from pfabric.figures.aifo_fig15 import FIGURE, HOSTS
+    from pfabric.figures.common import available
+
+    assert available({"name": "pifo", **HOSTS})
+    assert not available({"name": "pifo", "host": "dctcp", "switch": "pfabric"})
+    assert len(FIGURE.points(True)) >= len(_testbed.VARIANTS)

@@ -65,6 +65,11 @@ def reproduce(
     store = store if isinstance(store, Store) else Store(store)
     started = time.perf_counter()
     points = figure.points(quick)
+    if not points and figure.simulated:
+        # Every run needs something the core lacks (`Figure.missing`): nothing to draw or check.
+        raise FigureUnavailable(
+            f"{figure.name} has no run this core can make; missing: {', '.join(figure.missing()) or 'parameters of its schemes'}"
+        )
     results = run_sweep(points, store, jobs=jobs, executor=executor, force=force, progress=progress)
     done = [(labels, result) for (labels, _), result in zip(points, results, strict=True)]
     out_dir = Path(out) / figure.name

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .._native import scheme_defaults, scheme_names
+from .._native import scheme_names, scheme_parameters
+from ..errors import ScenarioError
 from ..metrics import SIZE_BINS, normalized_fct
 from ..plots import _pyplot, _save, apply_title_note, fit_legends
 from ..presets import Check
@@ -85,8 +86,11 @@ def available(scheme: dict[str, Any]) -> bool:
     name = scheme["name"]
     if name not in scheme_names():
         return False
-    defaults = scheme_defaults(name)
-    return defaults is None or all(key in defaults for key in scheme if key != "name")
+    try:
+        accepted = scheme_parameters(name, scheme.get("host"), scheme.get("switch"))
+    except ScenarioError:
+        return False  # a pair of parts that cannot run together
+    return accepted is None or all(key in accepted for key in scheme if key != "name")
 
 
 def flows_for(cdf: str, quick: bool) -> int:
