@@ -186,6 +186,11 @@ const RANK: Param = param(
     "the rank a port gives a packet: srpt (the host's stamp), stfq (start-time fair queueing) or fifo",
 );
 
+const PIFO_CAPACITY: Param = param("capacity_pkts", || json!(80), "capacity, packets");
+/// SP-PIFO's and AFQ's FIFOs (8 x 10 packets in the AIFO paper).
+const FIFOS: [Param; 2] =
+    [param("queues", || json!(8), "FIFO queues"), param("queue_pkts", || json!(10), "capacity of each, packets")];
+
 pub const SWITCHES: &[Switch] = &[
     Switch {
         name: "droptail",
@@ -240,7 +245,7 @@ pub const SWITCHES: &[Switch] = &[
         name: "pifo",
         what: "an exact push-in first-out queue by rank",
         paper: "Sivaraman et al., SIGCOMM 2016; AIFO, section 5.1",
-        params: &[&[param("capacity_pkts", || json!(80), "capacity, packets"), RANK, MARK]],
+        params: &[&[PIFO_CAPACITY, RANK, MARK]],
         reads_stamp: true,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_ranked,
@@ -250,12 +255,7 @@ pub const SWITCHES: &[Switch] = &[
         name: "sp-pifo",
         what: "SP-PIFO: strict-priority FIFOs whose rank bounds adapt",
         paper: "Alcoz et al., NSDI 2020; AIFO, section 5.1",
-        params: &[&[
-            param("queues", || json!(8), "FIFO queues"),
-            param("queue_pkts", || json!(10), "capacity of each, packets"),
-            RANK,
-            MARK,
-        ]],
+        params: &[&FIFOS, &[RANK, MARK]],
         reads_stamp: true,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_ranked,
@@ -282,7 +282,7 @@ pub const SWITCHES: &[Switch] = &[
         name: "pieo",
         what: "PIEO: push-in extract-out with eligibility (WF2Q+ under STFQ ranks)",
         paper: "Shrivastav, SIGCOMM 2019; AIFO, section 5.4",
-        params: &[&[param("capacity_pkts", || json!(80), "capacity, packets"), RANK, MARK]],
+        params: &[&[PIFO_CAPACITY, RANK, MARK]],
         reads_stamp: true,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_ranked,
@@ -292,12 +292,7 @@ pub const SWITCHES: &[Switch] = &[
         name: "afq",
         what: "approximate fair queueing: FIFOs served in rounds by each flow's byte count",
         paper: "Sharma et al., NSDI 2018; AIFO, section 5.4",
-        params: &[&[
-            param("queues", || json!(8), "FIFO queues (rounds ahead)"),
-            param("queue_pkts", || json!(10), "capacity of each, packets"),
-            param("bytes_per_round", || json!(1500), "bytes a flow sends per round"),
-            MARK,
-        ]],
+        params: &[&FIFOS, &[param("bytes_per_round", || json!(1500), "bytes a flow sends per round"), MARK]],
         reads_stamp: false,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_afq,

@@ -165,24 +165,9 @@ mod tests {
 
     /// The ACK of data packet `seq` when the receiver holds everything below `cum`.
     fn ack(seq: u32, cum: u32) -> Packet {
-        Packet {
-            priority: 0,
-            sent_at: 0,
-            flow: 0,
-            seq,
-            ack: cum,
-            src: 1,
-            dst: 0,
-            payload: 0,
-            wire: 40,
-            kind: PacketKind::Ack,
-            ce: false,
-            ece: false,
-            retransmit: false,
-            loss_bin: 0,
-            rate_bps: 0,
-            paused_by: 0,
-        }
+        let mut ack = crate::queue::testing::data_packet(0, seq, 0);
+        (ack.kind, ack.ack, ack.payload, ack.wire) = (PacketKind::Ack, cum, 0, 40);
+        ack
     }
 
     fn sent(out: &mut Vec<Packet>) -> Vec<(u32, bool)> {
