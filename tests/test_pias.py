@@ -93,3 +93,67 @@ def test_pias_thresholds_are_chosen_for_the_workload_or_refused_in_one_line():
                 "scheme": {"name": "pias"},
             }
         )
+
+
+def test_pias_papers_own_dctcp_is_pias_with_one_fifo():
+    """beyond-fct checks PIAS's "up to 50%" against the DCTCP its authors ran: PIAS with one queue (their
+    `prio_num_arr=[1]`), i.e. PIAS's hosts, buffer and marking over a drop-tail FIFO."""
+    from pfabric._native import scheme_parameters
+    from pfabric.figures.beyond_fct import PIAS_DCTCP
+    from pfabric.figures.common import SCHEMES
+
+    scheme = SCHEMES[PIAS_DCTCP]
+    theirs = scheme_parameters(scheme["name"], scheme.get("host"), scheme.get("switch"))
+    pias = scheme_parameters("pias", None, None)
+    assert (theirs["host"], theirs["switch"]) == ("dctcp", "droptail")
+    for key in (
+        "init_cwnd_pkts",
+        "min_rto_us",
+        "init_rto_us",
+        "queue_bytes",
+        "ecn_threshold_bytes",
+        "dctcp_g",
+    ):
+        assert theirs[key] == pias[key], key
+
+
+def _fake(small_mean: float):
+    from types import SimpleNamespace
+
+    from pfabric.figures.common import SMALL
+
+    return SimpleNamespace(summary={"bins": {SMALL: {"mean_normalized_fct": small_mean}}})
+
+
+def _pias_runs(cut_by_delay: dict[float, float]):
+    """PIAS at 1.0 and its DCTCP at 1 / (1 - cut), for each host delay, web search at load 0.8."""
+    from pfabric.figures import beyond_fct as b
+
+    done = []
+    for delay, cut in cut_by_delay.items():
+        for scheme, value in (("PIAS", 1.0), (b.PIAS_DCTCP, 1 / (1 - cut))):
+            labels = {
+                "workload": "web search",
+                "load": b.SWEEP_LOAD,
+                "scheme": scheme,
+                "host_delay_us": delay,
+            }
+            done.append((labels, _fake(value)))
+    return done
+
+
+@pytest.mark.parametrize(
+    "cuts, verdict",
+    [
+        ({2.5: 0.70, 5.0: 0.55, 10.0: 0.45, 20.0: 0.50}, "passed"),  # 50% on PIAS's own fabric
+        ({2.5: 0.70, 5.0: 0.55, 10.0: 0.40, 20.0: 0.27}, "diverges: explained"),  # the sweep crosses 50%
+        ({2.5: 0.35, 5.0: 0.33, 10.0: 0.30, 20.0: 0.27}, "failed"),  # nothing reaches it: no explanation
+    ],
+)
+def test_up_to_half_is_checked_on_pias_fabric_and_explained_only_by_a_sweep_that_reaches_it(cuts, verdict):
+    from pfabric.figures import beyond_fct as b
+
+    checks = b.pias_below_dctcp(_pias_runs(cuts))
+    claim = [c for c in checks if "up to 50%" in c.paper]
+    assert len(claim) == 1 and claim[0].verdict == verdict
+    assert claim[0].ours.startswith(f"{cuts[b.PIAS_HOST_DELAY_US] * 100:.1f}%")

@@ -47,6 +47,10 @@ SCHEMES: dict[str, dict[str, Any]] = {
     "pFabric-FlowSize": {"name": "pfabric", "priority": "flow-size"},
     # The schemes that followed pFabric, with their own papers' parameters (`pfabric schemes`).
     "PIAS": {"name": "pias"},
+    # PIAS's own DCTCP baseline: its authors' scripts run DCTCP as PIAS with one queue (`prio_num_arr=[1]` in
+    # HKUST-SING/PIAS-NS2 scripts/run_lldct_dctcp.py), so it keeps PIAS's hosts (70-packet initial window, 2 ms
+    # minimum RTO), buffer and per-port ECN marking: the pias bundle over a drop-tail FIFO.
+    "DCTCP (PIAS set-up)": {"name": "pias", "switch": "droptail"},
 }
 # Line styles per label, stable across figures.
 STYLE: dict[str, dict[str, Any]] = {
@@ -64,6 +68,7 @@ STYLE: dict[str, dict[str, Any]] = {
     "PRIO-linear": {"color": "tab:olive", "marker": "P"},
     "PRIO-log": {"color": "tab:cyan", "marker": "X"},
     "PIAS": {"color": "tab:gray", "marker": "D"},
+    "DCTCP (PIAS set-up)": {"color": "tab:green", "marker": "^", "linestyle": ":"},
 }
 
 WORKLOADS = {"web search": "websearch", "data mining": "datamining"}
