@@ -4,7 +4,7 @@ PYTHON ?= python3
 PIP := $(PYTHON) -m pip
 OUT ?= out/demo
 
-.PHONY: demo test install install-test rust-test py-test lint bench fmt fuzz
+.PHONY: demo test install install-test rust-test py-test lint bench fmt fuzz fidelity fidelity-paper
 
 install:
 	$(PIP) install --quiet .
@@ -46,3 +46,11 @@ fmt:
 bench: install
 	cargo run --quiet --release -p pfabric-core --example bench
 	$(PYTHON) bench/run.py
+
+# Every check against theory and the papers, one table each: FIDELITY.md at quick scale (about 10 minutes on 2
+# cores), FIDELITY-paper.md at paper scale (hours on 2 cores; runs already in results/store are not rerun).
+fidelity: install
+	$(PYTHON) -m pfabric validate --quick --write FIDELITY.md
+
+fidelity-paper: install
+	$(PYTHON) -m pfabric validate --write FIDELITY-paper.md
