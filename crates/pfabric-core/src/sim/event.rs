@@ -86,7 +86,7 @@ impl Event {
 /// into the calendar is; a bucket that also received events from the far heap (older sequence numbers,
 /// appended later) is sorted on (time, seq) itself; a fuller bucket pushed in order is sorted by its offsets'
 /// two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
-fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Event], bucket_start: Time, shift: u32) {
+fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event], bucket_start: Time, shift: u32) {
     let n = bucket.len();
     run.clear();
     if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
@@ -119,34 +119,58 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Eve
 
 /// The widest bucket whose offsets two 8-bit radix passes cover.
 pub const RADIX_MAX_SHIFT: u32 = 16;
+const RADIX_DIGITS_MAX: usize = 1 << (RADIX_MAX_SHIFT / 2);
 
-/// A full bucket pushed in sequence order, sorted by time offset with two stable counting passes (low byte,
-/// then high byte): ties keep the push order, which is the sequence order, so the run is in (time, seq) order.
-/// On a large fabric a bucket holds hundreds of events (a k = 32 fat-tree keeps ~38,000 pending), where a
-/// comparison sort took a tenth of the run.
-fn radix_by_offset(run: &mut Vec<Event>, scratch: &mut Vec<Event>, bucket: &[Event], start: Time, shift: u32) {
+/// What `radix_by_offset` works in, kept from bucket to bucket: the events between its two passes, and the
+/// counts of a pass (cleared only as far as the pass's digits reach).
+struct Scratch {
+    events: Vec<Event>,
+    counts: [u32; RADIX_DIGITS_MAX + 1],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch { events: Vec::new(), counts: [0; RADIX_DIGITS_MAX + 1] }
+    }
+}
+
+/// A full bucket pushed in sequence order, sorted by time offset with stable counting passes (low bits
+/// first): ties keep the push order, which is the sequence order, so the run is in (time, seq)
+/// order. On a large fabric a bucket holds hundreds of events (a k = 32 fat-tree keeps ~38,000 pending), where
+/// a comparison sort took a tenth of the run.
+///
+/// The `shift` bits of the offsets are split evenly between the passes, and each pass clears and sums the
+/// counts of its own digits only, in an array kept from bucket to bucket: a partitioned run's buckets are wide
+/// and hold a few dozen events, where clearing two fresh arrays of 257 counts per bucket took a tenth of the
+/// instructions. (Three or four narrower passes, chosen per bucket, measured slower.)
+fn radix_by_offset(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event], start: Time, shift: u32) {
     let offset = |e: &Event| (e.time - start) as usize;
-    let pass = |from: &[Event], to: &mut Vec<Event>, byte: u32| {
-        let mut at = [0usize; 257];
+    let Scratch { events: middle, counts } = scratch;
+    let mut pass = |from: &[Event], to: &mut Vec<Event>, low: u32, bits: u32| {
+        let digits = 1usize << bits;
+        let mask = digits - 1;
+        let at = &mut counts[..=digits];
+        at.fill(0);
         for e in from {
-            at[((offset(e) >> (8 * byte)) & 0xff) + 1] += 1;
+            at[((offset(e) >> low) & mask) + 1] += 1;
         }
-        for i in 1..257 {
+        for i in 1..digits {
             at[i] += at[i - 1];
         }
         to.clear();
         to.resize(from.len(), Event { time: 0, seq_kind: 0, a: 0, b: 0 });
         for e in from {
-            let digit = (offset(e) >> (8 * byte)) & 0xff;
-            to[at[digit]] = *e;
+            let digit = (offset(e) >> low) & mask;
+            to[at[digit] as usize] = *e;
             at[digit] += 1;
         }
     };
-    if shift <= 8 {
-        pass(bucket, run, 0);
+    if shift <= RADIX_MAX_SHIFT / 2 {
+        pass(bucket, run, 0, shift.max(1));
     } else {
-        pass(bucket, scratch, 0);
-        pass(scratch, run, 1);
+        let low = shift / 2;
+        pass(bucket, middle, 0, low);
+        pass(middle, run, low, shift - low);
     }
 }
 
@@ -180,7 +204,7 @@ pub struct EventQueue {
     /// The current bucket's events, sorted earliest first, from `run_next` on.
     run: Vec<Event>,
     /// Room for the first of a radix sort's two passes.
-    scratch: Vec<Event>,
+    scratch: Scratch,
     run_next: usize,
     /// The end of the current bucket: events before it belong in `run`.
     run_end: Time,
@@ -211,7 +235,7 @@ impl EventQueue {
     pub fn with_slot_width(shift: u32) -> Self {
         EventQueue {
             run: Vec::new(),
-            scratch: Vec::new(),
+            scratch: Scratch::default(),
             run_next: 0,
             run_end: 0,
             buckets: Box::new(std::array::from_fn(|_| Vec::new())),
@@ -485,8 +509,9 @@ mod tests {
     #[test]
     fn full_buckets_pop_in_time_then_insertion_order() {
         // 500 events in each of a few buckets, with ties: the radix path (buckets up to 2^16 ps wide, pushed in
-        // order), its one-pass case (2^8 ps), and the comparison sort (wider buckets).
-        for shift in [6, 12, 16, 20] {
+        // order; one pass up to 2^8 ps, two passes splitting the bits evenly, odd widths too), and the
+        // comparison sort (wider buckets).
+        for shift in [1, 6, 9, 12, 13, 16, 20] {
             let mut rng = crate::sim::rng::Rng::new(3);
             let mut q = EventQueue::with_slot_width(shift);
             let mut reference = Vec::new();
