@@ -42,14 +42,38 @@ NINE = (5.7 / 1.1, 9.0 * 1.1)
 HIGH_LOAD = 0.7
 RATE = _aifo.AUTHORS_TOP_RATE_PER_S
 RATE_RUNS = {f"AIFO k={k} @ {RATE:,} flows/s": VARIANTS[f"AIFO k={k}"] for k in (0.1, 0.9)}
+# At the lowest load the queue rarely passes k x C for any k, and the k differ by less than one seed's noise (the
+# authors' k = 0.1 and 0.3 by 0.5%): there the ordering is taken on the mean over these seeds besides the
+# figure's own (seed 1).
+MORE_SEEDS = (2, 3, 4, 5)
+
+
+def seeded(k: float, seed: int) -> str:
+    return f"AIFO k={k} (seed {seed})"
 
 
 def points(quick: bool) -> list:
-    return _aifo.points(quick, VARIANTS) + _aifo.rate_points(quick, RATE_RUNS, RATE)
+    lowest = (_aifo.LOADS_QUICK if quick else _aifo.LOADS)[0]
+    more = []
+    for seed in MORE_SEEDS:
+        variants = {seeded(k, seed): VARIANTS[f"AIFO k={k}"] for k in AUTHORS_KS}
+        for labels, scenario in _aifo.points(quick, variants, loads=[lowest]):
+            more.append(({**labels, "seed": seed}, scenario.with_values({"seed": seed})))
+    return _aifo.points(quick, VARIANTS) + _aifo.rate_points(quick, RATE_RUNS, RATE) + more
 
 
 def plot(done: Done, out_dir: Path) -> list[Path]:
     return _aifo.plot_fct(done, out_dir, "headroom_k", "AIFO Figure 8: headroom k", list(VARIANTS))
+
+
+def over_seeds(done: Done, k: float, load: float, own: float) -> tuple[float, int]:
+    """The small-flow mean of k at `load`: the figure's run (`own`) averaged with the extra seeds' runs there."""
+    values = [own] + [
+        _aifo.small_mean_ms(r)
+        for seed in MORE_SEEDS
+        for _, r in select(done, load=load, scheme=seeded(k, seed))
+    ]
+    return sum(values) / len(values), len(values)
 
 
 def increasing_in_k(done: Done) -> Check | None:
@@ -57,6 +81,12 @@ def increasing_in_k(done: Done) -> Check | None:
     xs = by_k[0][0]
     if not xs or any(len(ys) != len(xs) for _, ys in by_k):
         return None
+    seeds = 1
+    for j, k in enumerate(AUTHORS_KS):
+        for i, x in enumerate(xs):
+            by_k[j][1][i], n = over_seeds(done, k, x, by_k[j][1][i])
+            if n > 1:
+                seeds = n
     steps = range(len(AUTHORS_KS) - 1)
     bad = [x for i, x in enumerate(xs) if any(by_k[j][1][i] >= by_k[j + 1][1][i] for j in steps)]
     spread = [by_k[-1][1][i] / by_k[0][1][i] for i in range(len(xs))]
@@ -64,6 +94,7 @@ def increasing_in_k(done: Done) -> Check | None:
     return Check(
         f"smaller k is better for small flows at every load (small-flow mean increasing over k = {ks})",
         f"k = 0.9 / k = 0.1 from {min(spread):.2f} to {max(spread):.2f}"
+        + (f" (load {xs[0]}: mean of {seeds} seeds)" if seeds > 1 else "")
         + (f"; not increasing at load {', '.join(map(str, bad))}" if bad else ""),
         "always better with smaller k",
         not bad,
