@@ -22,6 +22,8 @@ the text's 9, each widened by 10% for reading).
 
 from __future__ import annotations
 
+import math
+import statistics
 from itertools import pairwise
 from pathlib import Path
 
@@ -66,14 +68,21 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
     return _aifo.plot_fct(done, out_dir, "headroom_k", "AIFO Figure 8: headroom k", list(VARIANTS))
 
 
-def over_seeds(done: Done, k: float, load: float, own: float) -> tuple[float, int]:
-    """The small-flow mean of k at `load`: the figure's run (`own`) averaged with the extra seeds' runs there."""
-    values = [own] + [
+def seed_values(done: Done, k: float, load: float, own: float) -> list[float]:
+    """The small-flow means of k at `load`: the figure's run (`own`) and the extra seeds' runs there."""
+    return [own] + [
         _aifo.small_mean_ms(r)
         for seed in MORE_SEEDS
         for _, r in select(done, load=load, scheme=seeded(k, seed))
     ]
-    return sum(values) / len(values), len(values)
+
+
+def within_noise(a: list[float], b: list[float]) -> bool:
+    """Whether two seeds' samples differ by less than twice the standard error of their means' difference."""
+    if len(a) < 2 or len(b) < 2:
+        return False
+    gap = abs(statistics.mean(b) - statistics.mean(a))
+    return gap < 2 * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
 
 
 def increasing_in_k(done: Done) -> Check | None:
@@ -81,23 +90,46 @@ def increasing_in_k(done: Done) -> Check | None:
     xs = by_k[0][0]
     if not xs or any(len(ys) != len(xs) for _, ys in by_k):
         return None
-    seeds = 1
-    for j, k in enumerate(AUTHORS_KS):
-        for i, x in enumerate(xs):
-            by_k[j][1][i], n = over_seeds(done, k, x, by_k[j][1][i])
-            if n > 1:
-                seeds = n
+    samples = [
+        [seed_values(done, k, x, by_k[j][1][i]) for i, x in enumerate(xs)] for j, k in enumerate(AUTHORS_KS)
+    ]
+    means = [[statistics.mean(v) for v in row] for row in samples]
+    seeds = max(len(v) for row in samples for v in row)
     steps = range(len(AUTHORS_KS) - 1)
-    bad = [x for i, x in enumerate(xs) if any(by_k[j][1][i] >= by_k[j + 1][1][i] for j in steps)]
-    spread = [by_k[-1][1][i] / by_k[0][1][i] for i in range(len(xs))]
+    bad = [(i, j) for i in range(len(xs)) for j in steps if means[j][i] >= means[j + 1][i]]
+    spread = [means[-1][i] / means[0][i] for i in range(len(xs))]
     ks = ", ".join(map(str, AUTHORS_KS))
-    return Check(
-        f"smaller k is better for small flows at every load (small-flow mean increasing over k = {ks})",
+    ours = (
         f"k = 0.9 / k = 0.1 from {min(spread):.2f} to {max(spread):.2f}"
         + (f" (load {xs[0]}: mean of {seeds} seeds)" if seeds > 1 else "")
-        + (f"; not increasing at load {', '.join(map(str, bad))}" if bad else ""),
+        + (
+            f"; not increasing at load {', '.join(str(xs[i]) for i in sorted({i for i, _ in bad}))}"
+            if bad
+            else ""
+        )
+    )
+    check = Check(
+        f"smaller k is better for small flows at every load (small-flow mean increasing over k = {ks})",
+        ours,
         "always better with smaller k",
         not bad,
+    )
+    if not bad or not all(within_noise(samples[j][i], samples[j + 1][i]) for i, j in bad):
+        return check
+    shown = "; ".join(
+        f"load {xs[i]}: k = {AUTHORS_KS[j]} {statistics.mean(samples[j][i]):.4f} ms and k = {AUTHORS_KS[j + 1]} "
+        f"{statistics.mean(samples[j + 1][i]):.4f} ms over {len(samples[j][i])} seeds (standard deviation "
+        f"{statistics.stdev(samples[j][i]):.4f} and {statistics.stdev(samples[j + 1][i]):.4f})"
+        for i, j in bad
+    )
+    return Check(
+        check.name,
+        check.ours,
+        check.paper,
+        False,
+        explained=f"Where the order breaks the two k are equal within the seeds' noise - {shown} - less than two "
+        "standard errors apart; the authors' own gap there is 0.5% (k = 0.1: 0.1071 ms, k = 0.3: 0.1076 ms at "
+        "their lowest rate), below what one run resolves.",
     )
 
 
