@@ -13,7 +13,7 @@ def test_every_packaged_file_is_known_and_valid():
     names = packaged_cdfs()
     assert names["websearch"] == ("websearch_pfabric_ns2.csv", "linear")
     assert names["datamining"] == ("datamining_pfabric_ns2.csv", "linear")
-    assert len({file for file, _ in names.values()}) == 10
+    assert len({file for file, _ in names.values()}) == 15  # 10, and Homa's W1-W5
     for name, (file, interpolation) in names.items():
         cdf = load_cdf(name)
         assert cdf.interpolation == ("step" if "discrete" in file else "linear")
@@ -125,3 +125,24 @@ def test_large_trace_fast_path_matches_rows(tmp_path, monkeypatch):
     assert np.array_equal(trace.start_s, start)
     assert np.array_equal(trace.dst, dst) and np.array_equal(trace.size_bytes, size)
     assert np.array_equal(trace.order, np.argsort(start, kind="stable"))
+
+
+# Homa's W1-W5 (PlatformLab/HomaSimulation): discrete atoms, as its sampler draws them, whose step means match
+# the means the authors' files state on their first line (W1: the sampler's exact mean with its Pareto tail; W5
+# in packets of 1442 bytes).
+HOMA_MEANS = {
+    "homa_w1_facebook_keyvalue_discrete": 185.088,
+    "homa_w2_google_search_rpc_discrete": 440.7907,
+    "homa_w3_google_all_rpc_discrete": 1001.269,
+    "homa_w4_facebook_hadoop_discrete": 194330.9,
+    "homa_w5_websearch_discrete": 1744.67 * 1442,
+}
+
+
+@pytest.mark.parametrize("name, mean", HOMA_MEANS.items())
+def test_homa_workloads_are_steps_with_their_authors_means(name, mean):
+    cdf = load_cdf(name)
+    assert cdf.interpolation == "step"
+    atoms = np.diff(np.concatenate([[0.0], cdf.cdf]))
+    assert (atoms >= 0).all() and cdf.cdf[-1] == 1.0
+    assert float((cdf.size_bytes * atoms).sum()) == pytest.approx(mean, rel=1e-4)
