@@ -116,3 +116,32 @@ def test_bad_query_is_a_one_line_error(tmp_path, pfabric_env):
     (tmp_path / "store").mkdir()
     result = pfabric(pfabric_env, "query", "SELEC 1", "--store", str(tmp_path / "store"), timeout=60)
     assert_one_line_error(result, 2, "query: Parser Error")
+
+
+def test_validate_names_unknown_figures_in_one_line(pfabric_env):
+    result = pfabric(pfabric_env, "validate", "--figures", "pfabric-fig7,pfabric-fig99", timeout=60)
+    assert_one_line_error(result, 2, "--figures pfabric-fig99: not a figure", "pfabric-fig7")
+
+
+def test_validate_of_some_figures_says_which_in_its_table(tmp_path, pfabric_env):
+    md = tmp_path / "some.md"
+    result = pfabric(
+        pfabric_env,
+        "validate",
+        "--only",
+        "papers",
+        "--figures",
+        "pfabric-fig16",
+        "--quick",
+        "-o",
+        str(tmp_path / "figs"),
+        "--store",
+        str(tmp_path / "store"),
+        "--write",
+        str(md),
+        "-q",
+    )
+    assert result.returncode == 0, result.stderr
+    text = md.read_text()
+    assert "`pfabric validate --quick --only papers --figures pfabric-fig16`" in text
+    assert "| papers | pfabric-fig16 |" in text and "aifo-fig" not in text

@@ -189,6 +189,11 @@ def _add_experiment_commands(commands) -> None:
     )
     validate.add_argument("--quick", action="store_true", help="quick figures (under 10 minutes on 2 cores)")
     validate.add_argument("--only", choices=("theory", "papers"), help="one part only")
+    validate.add_argument(
+        "--figures",
+        metavar="NAMES",
+        help="only these figures, comma-separated (e.g. pfabric-fig7,aifo-fig8; default: every figure)",
+    )
     _store_arguments(validate, required=False)
     validate.add_argument(
         "-o",
@@ -392,6 +397,7 @@ def _validate(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
+    names = _figure_names(args.figures)
     console = Console(stderr=True)
     started = time.perf_counter()
     rows = []
@@ -405,6 +411,7 @@ def _validate(args: argparse.Namespace) -> int:
                 args.store,
                 str(out),
                 args.jobs,
+                names=names,
                 on_figure=lambda name, s: console.print(f"{name}: {s:.0f} s", markup=False),
             )
     seconds = time.perf_counter() - started
@@ -420,7 +427,12 @@ def _validate(args: argparse.Namespace) -> int:
     bad = validate.failed(rows)
     print(f"{len(rows) - len(bad)} of {len(rows)} checks settled, {len(bad)} failed ({seconds / 60:.1f} min)")
     if args.write:
-        command = "pfabric validate" + (" --quick" if args.quick else "")
+        command = (
+            "pfabric validate"
+            + (" --quick" if args.quick else "")
+            + (f" --only {args.only}" if args.only else "")
+            + (f" --figures {','.join(names)}" if names else "")
+        )
         try:
             Path(args.write).write_text(
                 validate.markdown(rows, seconds, args.quick, command), encoding="utf-8"
@@ -428,6 +440,20 @@ def _validate(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _UsageError(f"--write {args.write}: cannot write ({exc.strerror or exc})") from None
     return EXIT_FAILED if bad else EXIT_OK
+
+
+def _figure_names(text: str | None) -> list[str] | None:
+    """`--figures a,b`: the names, each a figure of `pfabric reproduce --list` (None: every figure)."""
+    if text is None:
+        return None
+    from .figures import FIGURES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in FIGURES]
+    if not names or unknown:
+        shown = ", ".join(unknown) or repr(text)
+        raise _UsageError(f"--figures {shown}: not a figure; expected names from: {', '.join(FIGURES)}")
+    return names
 
 
 def _print_figures(figures) -> None:
