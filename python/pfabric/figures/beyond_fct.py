@@ -59,6 +59,7 @@ PANELS = (
 )
 # PIAS's abstract: FCT "up to 50%" below DCTCP; our allowance for "up to": 10 points either side.
 PIAS_BELOW_DCTCP, ALLOWANCE = 0.50, 0.10
+UP_TO_HALF = "up to 50% (PIAS abstract)"
 # ... and "only a 1.1% performance gap to ... pFabric, for short flows": checked either side, no allowance.
 PIAS_OVER_PFABRIC = 0.011
 
@@ -100,12 +101,13 @@ def small_mean(result) -> float:
     return bin_stat(result, SMALL)
 
 
-def cuts_against(done: Done, baseline: str) -> dict[str, tuple[list, list[float]]]:
-    """Per workload: the loads, and PIAS's cut of the small-flow mean against `baseline` at each."""
+def cuts_against(done: Done, baseline: str, x: str = "load") -> dict[str, tuple[list, list[float]]]:
+    """Per workload: the values of label `x` (the loads), and PIAS's cut of the small-flow mean against
+    `baseline` at each."""
     cuts = {}
     for workload in WORKLOADS:
-        xs, pias = series(done, "load", small_mean, workload=workload, scheme="PIAS")
-        _, base = series(done, "load", small_mean, workload=workload, scheme=baseline)
+        xs, pias = series(done, x, small_mean, workload=workload, scheme="PIAS")
+        _, base = series(done, x, small_mean, workload=workload, scheme=baseline)
         if xs and len(base) == len(xs):
             cuts[workload] = (xs, [1 - p / b for p, b in zip(pias, base, strict=True)])
     return cuts
@@ -144,14 +146,8 @@ def pias_below_dctcp(done: Done) -> list[Check]:
 
 def sweep(done: Done) -> dict[str, tuple[list, list[float]]]:
     """Per workload: the host delays and PIAS's cut against its DCTCP at `SWEEP_LOAD` on each."""
-    out = {}
-    for workload in WORKLOADS:
-        at = select(done, workload=workload, load=SWEEP_LOAD)
-        xs, pias = series(at, "host_delay_us", small_mean, scheme="PIAS")
-        _, base = series(at, "host_delay_us", small_mean, scheme=PIAS_DCTCP)
-        if len(xs) > 1 and len(base) == len(xs):
-            out[workload] = (xs, [1 - p / b for p, b in zip(pias, base, strict=True)])
-    return out
+    by_delay = cuts_against(select(done, load=SWEEP_LOAD), PIAS_DCTCP, x="host_delay_us")
+    return {w: xs_cut for w, xs_cut in by_delay.items() if len(xs_cut[0]) > 1}
 
 
 def up_to_half(done: Done, on_pias: dict, on_pfabric: dict, against_ours: dict) -> Check:
@@ -168,9 +164,9 @@ def up_to_half(done: Done, on_pias: dict, on_pfabric: dict, against_ours: dict) 
     ok = abs(largest_there - PIAS_BELOW_DCTCP) <= ALLOWANCE
     ours = f"{pct(largest_there)}{beside}"
     by_delay = sweep(done)
-    crossings = {w: (xs, cut) for w, (xs, cut) in by_delay.items() if min(cut) < PIAS_BELOW_DCTCP < max(cut)}
-    if ok or not crossings:
-        return Check(name, ours, "up to 50% (PIAS abstract)", ok)
+    crosses = any(min(cut) < PIAS_BELOW_DCTCP < max(cut) for _, cut in by_delay.values())
+    if ok or not crosses:
+        return Check(name, ours, UP_TO_HALF, ok)
     shown = "; ".join(
         f"{w}: " + ", ".join(f"{x:g} us {pct(c)}" for x, c in zip(xs, cut, strict=True))
         for w, (xs, cut) in by_delay.items()
@@ -178,7 +174,7 @@ def up_to_half(done: Done, on_pias: dict, on_pfabric: dict, against_ours: dict) 
     return Check(
         name,
         ours,
-        "up to 50% (PIAS abstract)",
+        UP_TO_HALF,
         False,
         explained=f"The cut depends on the fabric's base RTT: at load {SWEEP_LOAD}, by host delay, {shown}. The "
         "small flows' queueing under DCTCP is what PIAS removes, and it is a smaller share of their FCT the longer "
