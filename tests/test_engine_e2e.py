@@ -80,10 +80,18 @@ def test_the_model_gives_the_papers_numbers():
 # --- 1. a lone flow -----------------------------------------------------------------------------------------
 
 
-def run_lone_flow(tmp_path: Path, topology: dict, dst: int, size_bytes: int, scheme: str = "tcp") -> dict:
+def run_lone_flow(
+    tmp_path: Path, topology: dict, dst: int, size_bytes: int, scheme: str = "tcp", fct_end: str = "delivered"
+) -> dict:
+    """A lone flow; its FCT to the last byte at the receiver unless `fct_end` says otherwise."""
     trace = write_trace(tmp_path / "lone.csv", [(0.001, 0, dst, size_bytes)])
     result = pfabric.run(
-        {"topology": topology, "workload": {"kind": "trace", "path": str(trace)}, "scheme": {"name": scheme}}
+        {
+            "topology": topology,
+            "workload": {"kind": "trace", "path": str(trace)},
+            "scheme": {"name": scheme},
+            "output": {"fct_end": fct_end},
+        }
     )
     assert result.flows.num_rows == 1
     (flow,) = result.flows.to_pylist()
@@ -93,6 +101,7 @@ def run_lone_flow(tmp_path: Path, topology: dict, dst: int, size_bytes: int, sch
     return flow
 
 
+@pytest.mark.parametrize("fct_end", ["delivered", "acked"])
 @pytest.mark.parametrize("scheme", ["tcp", "pfabric"])
 @pytest.mark.parametrize("npkts", [1, 12])
 @pytest.mark.parametrize(
@@ -100,13 +109,21 @@ def run_lone_flow(tmp_path: Path, topology: dict, dst: int, size_bytes: int, sch
     [({}, 143, LEAF_SPINE_PATH), (STAR8, 7, STAR_PATH)],
     ids=["leaf-spine", "star8"],
 )
-def test_lone_flow_takes_exactly_its_ideal_time(tmp_path, topology, dst, path, npkts, scheme):
-    """Alone in the fabric, within the initial window (12 packets): no queueing, FCT == ideal FCT, exactly."""
+def test_lone_flow_takes_exactly_its_ideal_time(tmp_path, topology, dst, path, npkts, scheme, fct_end):
+    """Alone in the fabric, within the initial window (12 packets): no queueing, FCT == ideal FCT, exactly;
+    measured to the sender's last ACK, both gain that ACK's trip back."""
     size = npkts * MSS
-    flow = run_lone_flow(tmp_path, topology, dst, size, scheme)
-    assert flow["ideal_fct_ps"] == transit_ps(path, data_wires(size))
+    flow = run_lone_flow(tmp_path, topology, dst, size, scheme, fct_end)
+    ack_back = transit_ps(path[::-1], [ACK_BYTES]) if fct_end == "acked" else 0
+    assert flow["ideal_fct_ps"] == transit_ps(path, data_wires(size)) + ack_back
     assert flow["finish_ps"] - flow["start_ps"] == flow["ideal_fct_ps"]
     assert flow["slowdown"] == 1.0
+
+
+def test_one_packet_ideal_fct_measured_to_its_ack_is_the_papers_rtt(tmp_path):
+    """The pFabric paper's 14.6 us RTT is a one-packet flow as its ns-2 scripts time it (to the last ACK)."""
+    flow = run_lone_flow(tmp_path, {}, 143, MSS, fct_end="acked")
+    assert flow["ideal_fct_ps"] == 14_680_000
 
 
 def test_one_packet_ideal_fct_on_the_paper_fabric_is_8_8_us(tmp_path):

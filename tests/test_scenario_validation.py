@@ -356,7 +356,7 @@ def test_core_json_leaf_spine_poisson():
     assert core["scheme"] == {"name": "tcp"}
     assert core["run"] == {"max_sim_time_s": None, "max_events": None, "threads": None, "partition": None}
     assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
-    assert core["output"] == {"track_flows": 0, "log_arrivals": False}
+    assert core["output"] == {"track_flows": 0, "log_arrivals": False, "fct_end": "acked"}
 
 
 def test_core_json_other_topologies():

@@ -783,6 +783,13 @@ class Output(_Section):
         description="Log every data packet reaching a tracked flow's receiver: time, index, rank "
         "(arrivals.parquet; the AIFO paper's rank logs).",
     )
+    fct_end: Literal["acked", "delivered"] = Field(
+        "acked",
+        description="The moment a flow completes: acked = the sender holds the ACK of its last byte, as both "
+        "papers' simulators measure (the pFabric authors' ns-2 scripts log a flow on its last ACK; netbench, "
+        "the AIFO paper's, at the sender's confirmFlow), so a 1-packet flow's ideal is the fabric's RTT (14.6 "
+        "us); delivered = the receiver holds every byte (one way). Its ideal FCT is measured the same way.",
+    )
 
     @field_validator("loss_priority_edges_bytes")
     @classmethod
@@ -799,7 +806,13 @@ class Output(_Section):
         """The measurement settings the core needs (the fractions are applied here, in the summary)."""
         return self.model_dump(
             mode="json",
-            include={"loss_priority_edges_bytes", "sample_interval_s", "track_flows", "log_arrivals"},
+            include={
+                "loss_priority_edges_bytes",
+                "sample_interval_s",
+                "track_flows",
+                "log_arrivals",
+                "fct_end",
+            },
             exclude_none=True,
         )
 

@@ -178,6 +178,19 @@ pub struct MeasureConfig {
     pub track_flows: u32,
     /// Log every data packet that reaches a tracked flow's receiver (time, index, rank, retransmission).
     pub log_arrivals: bool,
+    /// Which moment ends a flow's FCT (and its ideal, alone in the fabric, is measured the same way).
+    pub fct_end: FctEnd,
+}
+
+/// The moment a flow completes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FctEnd {
+    /// The receiver holds every byte (one way).
+    #[default]
+    Delivered,
+    /// The sender holds the ACK of every byte: what the pFabric authors' ns-2 scripts (`done_data` on the
+    /// last ACK) and netbench (`Socket.confirmFlow` at the sender), the AIFO paper's simulator, measure.
+    Acked,
 }
 
 /// The paper's Figure 13 bins of priority numbers: [0,10), [10,100), [100,1K), [1K,3K), [3K,6K), [6K,10K),
@@ -191,6 +204,7 @@ impl Default for MeasureConfig {
             sample_interval: None,
             track_flows: 0,
             log_arrivals: false,
+            fct_end: FctEnd::Delivered,
         }
     }
 }
@@ -204,6 +218,7 @@ fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
         "sample_interval_s",
         "track_flows",
         "log_arrivals",
+        "fct_end",
     ])?;
     let mut m = MeasureConfig::default();
     if s.get("loss_priority_edges_bytes").is_some() {
@@ -228,6 +243,12 @@ fn parse_measure(v: &Value) -> Result<MeasureConfig, ConfigError> {
     m.log_arrivals = match s.get("log_arrivals") {
         None => false,
         Some(v) => v.as_bool().map_or_else(|| err("output.log_arrivals", v, "true or false"), Ok)?,
+    };
+    m.fct_end = match s.get("fct_end") {
+        None | Some(Value::Null) => FctEnd::Delivered,
+        Some(Value::String(name)) if name == "delivered" => FctEnd::Delivered,
+        Some(Value::String(name)) if name == "acked" => FctEnd::Acked,
+        Some(other) => return err("output.fct_end", other, "\"delivered\" or \"acked\""),
     };
     Ok(m)
 }

@@ -18,7 +18,7 @@
 //! whose slots are reused) and at most one pending timer event: a timer that moves later is left to fire and be
 //! rescheduled, so ACKs never touch the event queue for timers. A finished flow keeps only its output record.
 
-use crate::config::{MeasureConfig, Routing, ScenarioConfig};
+use crate::config::{FctEnd, MeasureConfig, Routing, ScenarioConfig};
 use std::sync::Arc;
 
 use crate::ideal::IdealScheduler;
@@ -230,6 +230,8 @@ pub struct Simulation {
     ideal_generation: u32,
     /// Each flow's ideal FCT: alone in the idle fabric, routed as this run routes.
     lone_flow: LoneFlowIdeal,
+    /// Which moment completes a flow: its last byte at the receiver, or that byte's ACK at the sender.
+    fct_end: FctEnd,
     /// The load the workload offers (Poisson), 0 when not defined by one.
     pub(crate) target_load: f64,
     /// Events charged to racks and windows, when asked for (`profile_parallelism`).
@@ -329,7 +331,8 @@ impl Simulation {
 
     /// What every run starts with: its ports, no flows, no events.
     fn base(cfg: &ScenarioConfig, topo: Arc<Topology>, ports: Vec<PortState>, spray: Rng, longest_path: u64) -> Self {
-        let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals } = cfg.measure.clone();
+        let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals, fct_end } =
+            cfg.measure.clone();
         let target_load = match &cfg.workload {
             crate::config::WorkloadConfig::Poisson { load, .. } => *load,
             _ => 0.0,
@@ -349,7 +352,8 @@ impl Simulation {
             ports,
             transport: cfg.scheme.transport,
             routing,
-            lone_flow: LoneFlowIdeal::new(routing),
+            lone_flow: LoneFlowIdeal::new(routing, fct_end),
+            fct_end,
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             spray,
             next_arrival: None,
@@ -999,7 +1003,8 @@ impl Simulation {
             }
         }
         let arrival = conn.receiver.on_packet(pkt.seq);
-        if arrival == Arrival::Completes {
+        if arrival == Arrival::Completes && self.fct_end == FctEnd::Delivered {
+            // Inline, not `complete`: `conn` is still borrowed (its ACK is made below).
             match &mut self.block {
                 None => self.flows[pkt.flow as usize].finish = self.now,
                 Some(block) => block.finished.push((pkt.flow, self.now)),
@@ -1054,10 +1059,22 @@ impl Simulation {
         self.send_from_host(src, &mut out);
         self.out = out;
         if done {
+            if self.fct_end == FctEnd::Acked {
+                self.complete(ack.flow);
+            }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {
             self.events.schedule(wake, EventKind::Timer, ack.flow, 0);
         }
+    }
+
+    /// Flow `flow` completes now (its last byte delivered, or that byte's ACK back, as the run measures).
+    fn complete(&mut self, flow: u32) {
+        match &mut self.block {
+            None => self.flows[flow as usize].finish = self.now,
+            Some(block) => block.finished.push((flow, self.now)),
+        }
+        self.counters.flows_finished += 1;
     }
 
     /// End of a sampling interval: record each tracked flow's delivered bytes.

@@ -64,23 +64,76 @@ def setup_round_trip_s(scenario, same_leaf: np.ndarray) -> np.ndarray:
     return 2 * np.where(same_leaf, one_way_in, one_way_across)
 
 
-def cannot_meet(result, overhead: str = "paper") -> tuple[int, int]:
+def cannot_meet(result, overhead: str = "paper", ideal_to: str = "run") -> tuple[int, int]:
     """(deadline flows whose deadline is shorter than ideal FCT + PDQ's overhead, deadline flows).
 
     `overhead`: "paper", one RTT of 14.6 us; "setup", our PDQ's header-only round trip on the flow's path.
+    `ideal_to`: "run", the ideal as the run measures FCT; "last byte", the one-way ideal (a run measured to
+    the last ACK less that ACK's lone trip back, a header-size packet: half the set-up round trip).
     """
     flows = result.flows
     deadline = flows.column("deadline_ps").to_numpy().astype(np.int64)
     has = deadline > 0
     budget_s = (deadline - flows.column("start_ps").to_numpy().astype(np.int64)) * 1e-12
-    if overhead == "paper":
-        extra = RTT_US * 1e-6
-    else:
-        per_leaf = result.scenario.topology.hosts_per_leaf
-        same_leaf = flows.column("src").to_numpy() // per_leaf == flows.column("dst").to_numpy() // per_leaf
-        extra = setup_round_trip_s(result.scenario, same_leaf)
-    reach = flows.column("ideal_fct_s").to_numpy() + extra
+    per_leaf = result.scenario.topology.hosts_per_leaf
+    same_leaf = flows.column("src").to_numpy() // per_leaf == flows.column("dst").to_numpy() // per_leaf
+    setup = setup_round_trip_s(result.scenario, same_leaf)
+    extra = RTT_US * 1e-6 if overhead == "paper" else setup
+    ideal = flows.column("ideal_fct_s").to_numpy()
+    if ideal_to == "last byte" and result.scenario.output.fct_end == "acked":
+        ideal = ideal - setup / 2
+    reach = ideal + extra
     return int(np.sum(has & (budget_s < reach))), int(np.sum(has))
+
+
+# Readings of "could not have met" the reading experiment compares, beside the check's own (the ideal as the
+# run measures it, to the last ACK, plus one 14.6 us RTT).
+READINGS = {
+    "one-way ideal + 14.6 us": ("paper", "last byte"),
+    "ideal to the last ACK + PDQ's set-up round trip": ("setup", "run"),
+}
+
+
+def share_range(done: Done, scheme: str, setting: str, paper: float, **reading: str) -> dict:
+    """{workload: (share, 3 binomial standard errors, flows)} of deadline flows out of reach, one run per
+    workload (a workload's deadlines are drawn from the seed, the same at every load and for every scheme)."""
+    share = {}
+    for workload in ("web search", "data mining"):
+        runs = [(l, r) for l, r in done if l["scheme"] == scheme and l["deadline"] == setting]
+        runs = [(l, r) for l, r in runs if l["workload"] == workload]
+        if runs:
+            k, n = cannot_meet(min(runs, key=lambda d: d[0]["load"])[1], **reading)
+            if n:
+                share[workload] = (k / n, 3 * math.sqrt(paper * (1 - paper) / n), n)
+    return share
+
+
+def holds(share: dict, paper: float) -> bool:
+    lo = min(v[0] - v[1] for v in share.values())
+    hi = max(v[0] + v[1] for v in share.values())
+    return lo <= paper <= hi
+
+
+def shown(share: dict) -> str:
+    return ", ".join(f"{w} {v[0] * 100:.1f}% (+-{v[1] * 100:.1f}, {v[2]:,} flows)" for w, v in share.items())
+
+
+def reading_explanation(done: Done, scheme: str, setting: str, paper: float) -> str | None:
+    """The reading experiment: the check is explained when another reading of "could not have met" puts the
+    paper's share between our workloads' at this setting."""
+    results = {
+        name: share_range(done, scheme, setting, paper, overhead=o, ideal_to=i)
+        for name, (o, i) in READINGS.items()
+    }
+    fits = [name for name, share in results.items() if share and holds(share, paper)]
+    if not fits:
+        return None
+    return (
+        "reading experiment, the same flows counted other ways: "
+        + "; ".join(f"{name}: {shown(share)}" for name, share in results.items())
+        + f" - the paper's {paper * 100:.1f}% lies between our workloads' when counted as "
+        + " or as ".join(f"'{f}'" for f in fits)
+    )
 
 
 def pdq_overhead(done: Done) -> list[Check]:
@@ -92,27 +145,18 @@ def pdq_overhead(done: Done) -> list[Check]:
         return []
     out = []
     for setting, paper in PDQ_CANNOT_MEET.items():
-        share = {}
-        for workload in ("web search", "data mining"):
-            runs = [(l, r) for l, r in done if l["scheme"] == scheme and l["deadline"] == setting]
-            runs = [(l, r) for l, r in runs if l["workload"] == workload]
-            if runs:
-                k, n = cannot_meet(min(runs, key=lambda d: d[0]["load"])[1])
-                if n:
-                    share[workload] = (k / n, 3 * math.sqrt(paper * (1 - paper) / n), n)
+        share = share_range(done, scheme, setting, paper)
         if not share:
             continue
-        lo = min(v[0] - v[1] for v in share.values())
-        hi = max(v[0] + v[1] for v in share.values())
+        passed = holds(share, paper)
         out.append(
             Check(
                 f"mean deadline {setting}: the paper's share of deadline flows out of PDQ's reach (deadline < ideal "
                 "FCT + one 14.6 us RTT) lies between our workloads' (+- 3 binomial standard errors)",
-                ", ".join(
-                    f"{w} {v[0] * 100:.1f}% (+-{v[1] * 100:.1f}, {v[2]:,} flows)" for w, v in share.items()
-                ),
+                shown(share),
                 f"{paper * 100:.1f}% could not have been met (section 5.4.2)",
-                lo <= paper <= hi,
+                passed,
+                explained=None if passed else reading_explanation(done, scheme, setting, paper),
             )
         )
     pdq = [(l, r) for l, r in done if l["scheme"] == "PDQ"]

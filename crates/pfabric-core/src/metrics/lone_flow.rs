@@ -26,19 +26,23 @@
 //!
 //! Answers are remembered per (source edge switch, destination edge switch, size): host links are alike on
 //! every fabric built here, so that is all they depend on.
+//!
+//! Where a run measures FCT to the sender's last ACK ([`FctEnd::Acked`]), the ideal adds that ACK's trip back
+//! alone: a header-size packet, store and forward, along the reverse path (every equal-cost path the same).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::config::Routing;
+use crate::config::{FctEnd, Routing};
 use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
-use crate::net::packet::{packets_for, wire_bytes, MSS_BYTES};
+use crate::net::packet::{packets_for, wire_bytes, CONTROL_WIRE_BYTES, MSS_BYTES};
 use crate::net::topology::{ecmp_choice, Topology};
 use crate::sim::time::{serialization_ps, Time};
 
 /// The ideal FCT of each new flow of a run.
 pub struct LoneFlowIdeal {
     routing: Routing,
+    fct_end: FctEnd,
     /// Scratch of the lone-flow simulation: when each port frees, and which ports it touched.
     free_at: Vec<Time>,
     touched: Vec<u32>,
@@ -53,9 +57,10 @@ pub struct LoneFlowIdeal {
 const MEMO_LIMIT: usize = 1 << 20;
 
 impl LoneFlowIdeal {
-    pub fn new(routing: Routing) -> Self {
+    pub fn new(routing: Routing, fct_end: FctEnd) -> Self {
         LoneFlowIdeal {
             routing,
+            fct_end,
             free_at: Vec::new(),
             touched: Vec::new(),
             in_flight: BinaryHeap::new(),
@@ -64,8 +69,18 @@ impl LoneFlowIdeal {
         }
     }
 
-    /// Ideal FCT in picoseconds of flow `flow` of `size_bytes` from `src` to `dst`.
+    /// Ideal FCT in picoseconds of flow `flow` of `size_bytes` from `src` to `dst`, to the moment the run's
+    /// FCT ends.
     pub fn fct(&mut self, topo: &Topology, flow: u32, src: u32, dst: u32, size_bytes: u64) -> Time {
+        let delivered = self.delivered(topo, flow, src, dst, size_bytes);
+        match self.fct_end {
+            FctEnd::Delivered => delivered,
+            FctEnd::Acked => delivered + ack_return_ps(topo, src, dst),
+        }
+    }
+
+    /// Ideal time in picoseconds until the receiver holds every byte.
+    fn delivered(&mut self, topo: &Topology, flow: u32, src: u32, dst: u32, size_bytes: u64) -> Time {
         if self.routing == Routing::Ecmp {
             let path = topo.path_ports_with(src, dst, |node, choices| ecmp_choice(flow, node, choices));
             return ideal_fct_ps(size_bytes, &hops(topo, &path));
@@ -246,6 +261,14 @@ fn steady_state(landings: &[Time]) -> (usize, Time) {
     (1, landings[n - 1] - landings[n - 2])
 }
 
+/// A lone ACK's trip from `dst` back to `src`: header-size, store and forward on each hop.
+pub fn ack_return_ps(topo: &Topology, src: u32, dst: u32) -> Time {
+    hops(topo, &topo.path_ports(dst, src))
+        .iter()
+        .map(|h| h.delay_ps + serialization_ps(CONTROL_WIRE_BYTES as u64, h.rate_bps))
+        .sum()
+}
+
 fn hops(topo: &Topology, path: &[u32]) -> Vec<Hop> {
     path.iter()
         .map(|&p| Hop { rate_bps: topo.ports[p as usize].rate_bps, delay_ps: topo.ports[p as usize].delay_ps })
@@ -265,4 +288,24 @@ fn paths_part_where_nothing_queues(path: &[Hop]) -> bool {
         slowest = slowest.max(full(h));
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::topology::{leaf_spine, LinkParams};
+
+    #[test]
+    fn measured_to_its_ack_a_one_packet_flow_takes_the_papers_rtt() {
+        // Out: 2 x (1.2 us at 10G + 2.7 us) + 2 x (0.3 us at 40G + 0.2 us) = 8.8 us; the 40-byte ACK back:
+        // 2 x (0.032 + 2.7) + 2 x (0.008 + 0.2) = 5.88 us; together the paper's 14.6 us RTT (to 0.08 us).
+        let topo = leaf_spine(9, 16, 4, LinkParams::PAPER);
+        assert_eq!(ack_return_ps(&topo, 0, 143), 5_880_000);
+        let mut delivered = LoneFlowIdeal::new(Routing::Spray, FctEnd::Delivered);
+        let mut acked = LoneFlowIdeal::new(Routing::Spray, FctEnd::Acked);
+        assert_eq!(delivered.fct(&topo, 0, 0, 143, 1460), 8_800_000);
+        assert_eq!(acked.fct(&topo, 0, 0, 143, 1460), 14_680_000);
+        // Under one leaf: two host links each way.
+        assert_eq!(acked.fct(&topo, 1, 0, 5, 1460) - delivered.fct(&topo, 1, 0, 5, 1460), 5_464_000);
+    }
 }
