@@ -45,3 +45,35 @@ def test_fig8_ordering_over_k_explained_only_within_seed_noise(monkeypatch, valu
     monkeypatch.setattr(fig8, "AUTHORS_KS", tuple(values))
     check = fig8.increasing_in_k(_runs(values))
     assert check is not None and check.verdict == verdict
+
+
+def _queue_runs(ratios: dict[str, float]) -> list:
+    """q_len 100 at 1.0 and q_len 20 at the given ratio, per host kind ("" for the authors' hosts), two loads."""
+    done = []
+    for hosts, ratio in ratios.items():
+        suffix = f", IW {hosts}" if hosts else ""
+        for load in (0.3, 0.7):
+            done.append(({"load": load, "scheme": f"AIFO q_len=100{suffix}"}, SimpleNamespace(value=1.0)))
+            done.append(({"load": load, "scheme": f"AIFO q_len=20{suffix}"}, SimpleNamespace(value=ratio)))
+    return done
+
+
+@pytest.mark.parametrize(
+    "ratios, verdict",
+    [
+        ({"": 1.10, 10: 0.80, 20: 1.10}, "passed"),
+        # The authors' hosts (IW 30) miss "close", hosts opening at the queue's 20 packets hold it: explained.
+        ({"": 1.26, 10: 0.74, 20: 1.08}, "diverges: explained"),
+        # No first window that fits the queue gives the paper's finding: failed.
+        ({"": 1.26, 10: 0.74, 20: 1.30}, "failed"),
+    ],
+)
+def test_queue_length_check_explained_only_where_a_fitting_first_window_holds(monkeypatch, ratios, verdict):
+    monkeypatch.setattr(_aifo, "small_mean_ms", lambda r: r.value)
+    from pfabric.figures import aifo_fig11
+
+    close = aifo_fig11.FIGURE.checks(_queue_runs(ratios))[0]
+    assert close.verdict == verdict, close
+    if verdict == "diverges: explained":
+        assert "at 10 packets the claim fails" in close.explained
+        assert "at 20 packets the claim holds" in close.explained
