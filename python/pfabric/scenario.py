@@ -683,6 +683,13 @@ class Scheme(_Section):
     early_termination: StrictBool | None = Field(
         None, description="pdq: deadline flows that cannot make it quit (default true)."
     )
+    syn_bytes: Annotated[int, _Number] | None = Field(
+        None,
+        ge=40,
+        le=1500,
+        description="pdq: wire bytes of the SYN that opens a flow (default 40, header only: its round trip is "
+        "PDQ's extra start, 11.76 us across the paper's leaf-spine; 1500 makes it one full RTT, 14.68 us).",
+    )
 
     @classmethod
     def allowed_for(cls, name: str) -> str | None:

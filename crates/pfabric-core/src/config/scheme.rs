@@ -153,6 +153,12 @@ pub const HOSTS: &[Host] = &[
                 param("early_start_k", || json!(2.0), "Early Start: RTTs ahead a port grants the next flow"),
                 param("rtt_us", || json!(14.6), "the RTT Early Start counts in, us"),
                 param("early_termination", || json!(true), "deadline flows that cannot make it quit"),
+                param(
+                    "syn_bytes",
+                    || json!(40),
+                    "wire bytes of the SYN that opens a flow: 40, header only (its round trip 11.76 us across \
+                     the paper's leaf-spine); 1500 makes it one full RTT (14.6 us)",
+                ),
             ],
         ],
         needs_ecn: false,
@@ -650,6 +656,7 @@ fn blank_transport() -> TransportParams {
         host_rate_bps: 0,
         pdq_probe_interval: 0,
         pdq_early_termination: false,
+        pdq_syn_wire_bytes: crate::net::packet::CONTROL_WIRE_BYTES,
         constant_rate_bps: 0,
         sender_jitter: 0.0,
         jitter_seed: 0,
@@ -729,6 +736,7 @@ fn configure_pdq(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
     t.protocol = Protocol::Pdq;
     t.pdq_probe_interval = r.us("probe_interval_us")?;
     t.pdq_early_termination = r.flag("early_termination")?;
+    t.pdq_syn_wire_bytes = r.int("syn_bytes", crate::net::packet::CONTROL_WIRE_BYTES as u64, 1500)? as u32;
     Ok(())
 }
 

@@ -77,6 +77,8 @@ pub struct TransportParams {
     pub pdq_probe_interval: Time,
     /// PDQ: deadline flows that cannot make it quit.
     pub pdq_early_termination: bool,
+    /// PDQ: wire bytes of the SYN (header only by default; probes are always header only).
+    pub pdq_syn_wire_bytes: u32,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
     /// TCP and DCTCP hosts open with a SYN and send data once its answer is back (one round trip more).

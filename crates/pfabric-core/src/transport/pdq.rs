@@ -57,7 +57,9 @@ impl Sender {
     }
 
     pub(super) fn pdq_start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
-        out.push(self.pdq_header(now, p));
+        let mut syn = self.pdq_header(now, p);
+        syn.wire = p.pdq_syn_wire_bytes;
+        out.push(syn);
         self.timer = Some(now + self.rto(p));
     }
 
