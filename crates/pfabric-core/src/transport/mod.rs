@@ -12,6 +12,7 @@ pub mod constant_rate;
 pub mod dctcp;
 pub mod pdq;
 pub mod pfabric;
+pub mod phost;
 pub mod receiver;
 pub mod scoreboard;
 pub mod tcp;
