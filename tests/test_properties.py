@@ -106,7 +106,7 @@ def workloads(draw, hosts: int) -> dict:
 
 # Parts a scheme may swap in (`pfabric schemes`): PDQ's host and port only run together, so they are left to
 # the pdq bundle.
-HOSTS = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "constant-rate")
+HOSTS = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "constant-rate", "phost")
 SWITCHES = ("droptail", "pfabric", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq")
 
 
@@ -119,12 +119,18 @@ def schemes(draw, work: dict) -> dict:
             scheme["host"] = draw(st.sampled_from(HOSTS))
         if draw(st.booleans()):
             scheme["switch"] = draw(st.sampled_from(SWITCHES))
-    try:
-        accepted = scheme_parameters(scheme["name"], scheme.get("host"), scheme.get("switch")) or {}
-    except ScenarioError:
-        # A pair that cannot run (DCTCP hosts over ports that never mark): its refusal is tested elsewhere.
-        scheme.pop("switch")
-        accepted = scheme_parameters(scheme["name"], scheme.get("host"), None) or {}
+    accepted = None
+    for drop in (None, "switch", "host"):
+        # A pair that cannot run (DCTCP hosts over ports that never mark): its refusal is tested elsewhere; the
+        # swapped switch goes first, then the swapped host.
+        if drop:
+            scheme.pop(drop, None)
+        try:
+            accepted = scheme_parameters(scheme["name"], scheme.get("host"), scheme.get("switch")) or {}
+            break
+        except ScenarioError:
+            continue
+    assert accepted is not None, scheme
     if "handshake" in accepted and draw(st.booleans()):
         scheme["handshake"] = True
     if "recovery" in accepted and draw(st.booleans()):

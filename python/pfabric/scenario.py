@@ -683,6 +683,30 @@ class Scheme(_Section):
     early_termination: StrictBool | None = Field(
         None, description="pdq: deadline flows that cannot make it quit (default true)."
     )
+    free_tokens: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**20,
+        description="phost: packets a flow sends before any token (default 12, one BDP).",
+    )
+    token_expiry_mtus: PositiveFloat | None = Field(
+        None,
+        description="phost: how long a token may be spent after it reaches the sender, MTU wire times (1.5).",
+    )
+    token_window: Annotated[int, _Number] | None = Field(
+        None,
+        ge=1,
+        le=2**20,
+        description="phost: tokens a flow may leave unanswered before it is downgraded (default 12, one BDP).",
+    )
+    downgrade_mtus: Annotated[float, _Number] | None = Field(
+        None, ge=0, description="phost: how long a downgraded flow gets no token, MTU wire times (25)."
+    )
+    resend_mtus: PositiveFloat | None = Field(
+        None,
+        description="phost: after a flow's last token, when the receiver grants its missing packets again, MTU "
+        "wire times (9).",
+    )
     syn_bytes: Annotated[int, _Number] | None = Field(
         None,
         ge=40,
@@ -848,7 +872,7 @@ class Run(_Section):
         "partitions fixed by the topology (run.partition) and run side by side in windows of the least delay "
         "of a cut link; every thread count gives byte-identical results, which differ from the sequential "
         "engine's only in how equal times and random route draws fall. Unset: the sequential engine. "
-        "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs) "
+        "Scenarios that need the whole fabric at one instant (ideal, pdq, phost, throughput sampling, arrival logs) "
         "run sequentially whatever this says (stats: partitions = 0).",
     )
     partition: Literal["groups", "racks", "hosts", "nodes"] | None = Field(

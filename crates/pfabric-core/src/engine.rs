@@ -42,6 +42,7 @@ const NO_SLOT: u32 = u32::MAX;
 const LOCAL: u32 = u32::MAX;
 
 mod parallel;
+mod phost;
 
 /// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
 const EVENT_BUDGET_BASE: u64 = 1_000_000;
@@ -242,6 +243,8 @@ pub struct Simulation {
     /// A partitioned run's block of partitions (those one thread runs): what they share with the others and
     /// what they report to them.
     block: Option<Box<parallel::Block>>,
+    /// A pHost run: every host's token scheduler and token store.
+    phost: Option<Box<phost::PhostHosts>>,
     /// A partitioned run: the slot of the receiving half of each flow between two partitions (`slot_of`
     /// holds the sending half, or the whole connection of a flow within one partition).
     rx_slot_of: Vec<u32>,
@@ -337,6 +340,7 @@ impl Simulation {
             crate::config::WorkloadConfig::Poisson { load, .. } => *load,
             _ => 0.0,
         };
+        let (topo_hosts, host_rate_bps) = (topo.hosts, cfg.topology.links.host_rate_bps);
         // PDQ keeps per-flow state along one path: its packets follow the flow's ECMP path, never sprayed.
         let routing = if matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }) {
             Routing::Ecmp
@@ -385,6 +389,8 @@ impl Simulation {
             window_profile: None,
             port_base: 0,
             block: None,
+            phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost)
+                .then(|| phost::PhostHosts::new(topo_hosts, cfg.scheme.transport.phost.params(host_rate_bps))),
             rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,
@@ -547,6 +553,7 @@ impl Simulation {
             EventKind::Sample => self.sample(),
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
             EventKind::Handed => self.arrive_at(ev.a, ev.b),
+            EventKind::HostTick => self.phost_tick(ev.a, ev.b, ev.time),
         }
     }
 
@@ -558,6 +565,7 @@ impl Simulation {
             EventKind::FlowArrival => self.next_arrival.map(|f| f.src),
             EventKind::Timer => self.flows.get(a as usize).map(|f| f.src),
             EventKind::Handed => Some(b),
+            EventKind::HostTick => Some(a),
             EventKind::Sample | EventKind::IdealCompletion => None,
         };
         let now = self.now;
@@ -964,10 +972,15 @@ impl Simulation {
             let pkt = *self.pool.get(id);
             debug_assert_eq!(pkt.dst, node);
             match pkt.kind {
+                PacketKind::Data | PacketKind::Probe if self.phost.is_some() => self.phost_receive(id, pkt),
                 PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
                 PacketKind::Ack => {
                     self.pool.release(id);
                     self.receive_ack(pkt)
+                }
+                PacketKind::Grant => {
+                    self.pool.release(id);
+                    self.phost_token_arrives(pkt)
                 }
             }
         }
@@ -1061,6 +1074,9 @@ impl Simulation {
         if done {
             if self.fct_end == FctEnd::Acked {
                 self.complete(ack.flow);
+            }
+            if self.phost.is_some() {
+                self.phost_forget(src, ack.flow);
             }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {

@@ -165,6 +165,25 @@ pub const HOSTS: &[Host] = &[
         configure: configure_pdq,
     },
     Host {
+        name: "phost",
+        what: "pHost's receiver-driven host: an RTS and a free first window, then one packet per token the \
+               receiver grants (SRPT), tokens expiring, unresponsive senders downgraded",
+        paper: "Gao et al., CoNEXT 2015 (the authors' simulator's Capability host)",
+        params: &[&[
+            param("free_tokens", || json!(12), "packets a flow sends before any token (one BDP)"),
+            param("token_expiry_mtus", || json!(1.5), "how long a token may be spent, MTU wire times"),
+            param("token_window", || json!(12), "tokens a flow may leave unanswered before it is downgraded (one BDP)"),
+            param("downgrade_mtus", || json!(25.0), "how long a downgraded flow gets no token, MTU wire times"),
+            param(
+                "resend_mtus",
+                || json!(9.0),
+                "after the last token, when the holes are granted again, MTU wire times",
+            ),
+        ]],
+        needs_ecn: false,
+        configure: configure_phost,
+    },
+    Host {
         name: "constant-rate",
         what: "a UDP-like source sending each packet once at a fixed rate",
         paper: "AIFO, SIGCOMM 2021, section 6 (Figures 15-16)",
@@ -351,6 +370,13 @@ pub const BUNDLES: &[Bundle] = &[
         values: Vec::new,
     },
     Bundle { name: "pdq", host: "pdq", switch: "pdq", paper: "pFabric, section 5.1: PDQ", values: Vec::new },
+    Bundle {
+        name: "phost",
+        host: "phost",
+        switch: "pfabric",
+        paper: "pHost, CoNEXT 2015: priority-dropping ports (the authors' PFabricQueue), control before data",
+        values: Vec::new,
+    },
     Bundle {
         name: "ideal",
         host: "",
@@ -657,6 +683,7 @@ fn blank_transport() -> TransportParams {
         pdq_probe_interval: 0,
         pdq_early_termination: false,
         pdq_syn_wire_bytes: crate::net::packet::CONTROL_WIRE_BYTES,
+        phost: crate::transport::phost::PhostConfig::DEFAULT,
         constant_rate_bps: 0,
         sender_jitter: 0.0,
         jitter_seed: 0,
@@ -737,6 +764,18 @@ fn configure_pdq(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
     t.pdq_probe_interval = r.us("probe_interval_us")?;
     t.pdq_early_termination = r.flag("early_termination")?;
     t.pdq_syn_wire_bytes = r.int("syn_bytes", crate::net::packet::CONTROL_WIRE_BYTES as u64, 1500)? as u32;
+    Ok(())
+}
+
+fn configure_phost(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
+    t.protocol = Protocol::Phost;
+    t.phost = crate::transport::phost::PhostConfig {
+        free_tokens: r.int("free_tokens", 0, 1 << 20)? as u32,
+        token_expiry_mtus: r.positive("token_expiry_mtus")?,
+        window: r.int("token_window", 1, 1 << 20)? as u32,
+        downgrade_mtus: r.non_negative("downgrade_mtus")?,
+        resend_mtus: r.positive("resend_mtus")?,
+    };
     Ok(())
 }
 

@@ -38,8 +38,11 @@ pub type PacketId = u32;
 pub enum PacketKind {
     Data,
     Ack,
-    /// A header-only probe (pFabric's probe mode): acknowledged like data but carries nothing.
+    /// A header-only probe (pFabric's probe mode): acknowledged like data but carries nothing. pHost's RTS.
     Probe,
+    /// A receiver's credit for one packet (pHost's token): `seq` names the packet, `sent_at` starts its
+    /// lifetime, `ack` carries the packets the receiver still misses.
+    Grant,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -24,6 +24,8 @@ pub enum EventKind {
     IdealCompletion,
     /// A partitioned run: packet `a`, handed over from another partition, arrives at node `b`.
     Handed,
+    /// A receiver-driven host's timer: host `a`'s next grant (`b` = 0) or next granted send (`b` = 1).
+    HostTick,
 }
 
 /// Every kind, indexed by its tag (the last entries pad the table to a power of two; no event carries them).
@@ -34,7 +36,7 @@ const KINDS: [EventKind; 8] = [
     EventKind::Sample,
     EventKind::IdealCompletion,
     EventKind::Handed,
-    EventKind::IdealCompletion,
+    EventKind::HostTick,
     EventKind::IdealCompletion,
 ];
 

@@ -34,6 +34,8 @@ pub enum Protocol {
     Pdq,
     /// A UDP-like source: its bytes at a constant rate, once, whatever happens to them.
     ConstantRate,
+    /// pHost: a free first window, then one packet per token from the receiver (`phost`).
+    Phost,
 }
 
 /// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
@@ -80,6 +82,8 @@ pub struct TransportParams {
     pub pdq_early_termination: bool,
     /// PDQ: wire bytes of the SYN (header only by default; probes are always header only).
     pub pdq_syn_wire_bytes: u32,
+    /// pHost's schedulers.
+    pub phost: phost::PhostConfig,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
     /// TCP and DCTCP hosts open with a SYN and send data once its answer is back (one round trip more).
@@ -282,6 +286,7 @@ impl Sender {
     pub fn start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
         match p.protocol {
             Protocol::Pdq => self.pdq_start(now, p, out),
+            Protocol::Phost => self.phost_start(now, p, out),
             Protocol::ConstantRate => self.pace_at = Some(now),
             _ if self.awaiting_syn_ack => self.send_syn(now, p, out),
             _ => self.fill_window(now, p, out),
@@ -365,7 +370,7 @@ impl Sender {
     fn rto(&self, p: &TransportParams) -> Time {
         match p.protocol {
             Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
-            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq | Protocol::ConstantRate => {
+            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost => {
                 let base =
                     if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
@@ -444,15 +449,15 @@ impl Sender {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
             Protocol::Pdq => self.pdq_on_ack(ack, newly_cum, now, p),
-            Protocol::ConstantRate => {}
+            Protocol::ConstantRate | Protocol::Phost => {}
         }
         if self.sb.all_acked() {
             self.timer = None;
             self.pace_at = None;
             return true;
         }
-        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate) {
-            self.fill_window(now, p, out); // PDQ and constant-rate senders send from their pacing timer
+        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost) {
+            self.fill_window(now, p, out); // PDQ and constant-rate senders send from their pacing timer, pHost's on tokens
         }
         false
     }
@@ -473,7 +478,7 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
-            Protocol::ConstantRate => return, // never retransmits
+            Protocol::ConstantRate | Protocol::Phost => return, // never retransmit on a timer
             Protocol::Pdq => {
                 self.backoff += 1;
                 self.sb.timeout();

@@ -7,7 +7,7 @@
 //! - A flow opens with an RTS and may send its first `free_tokens` packets at once, without tokens.
 //! - The receiver sends one token per MTU wire time of its link, to the flow with the fewest packets not yet
 //!   received (SRPT; ties to the earlier start, then the lower flow id). A token names the next packet not yet
-//!   received and not yet granted, and expires `token_expiry` after it is sent.
+//!   received and not yet granted, and expires `token_expiry` after it reaches the sender.
 //! - A flow whose sender leaves more than `window` tokens unanswered (granted since its last data arrival) is
 //!   downgraded: no tokens for `downgrade_time` after its last one, so a busy sender does not hold the
 //!   receiver's link idle.
@@ -18,9 +18,51 @@
 //! The engine owns the timers and the packets; these types only decide.
 
 use super::bitset::BitSet;
+use super::{receiver, Sender, TransportParams};
+use crate::net::packet::Packet;
 use crate::sim::time::Time;
 
-/// pHost's parameters, times already in picoseconds.
+/// The priority number of pHost's data packets: below its control packets (RTS, tokens, ACKs: 0), all alike,
+/// as the authors' simulator stamps them.
+pub const DATA_PRIORITY: u64 = 1;
+
+/// pHost's parameters as a scenario gives them: times in MTU wire times of the host link (the authors' unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhostConfig {
+    pub free_tokens: u32,
+    pub token_expiry_mtus: f64,
+    pub window: u32,
+    pub downgrade_mtus: f64,
+    pub resend_mtus: f64,
+}
+
+impl PhostConfig {
+    /// The authors' defaults (py/run_experiments.py), with their free tokens and window, one BDP each at their 40
+    /// Gbps (8 packets), taken as one BDP on the pFabric paper's fabric (18 KB: 12 packets). (A window of 8 here
+    /// downgrades flows whose first tokens are still on their way: mean slowdown 1.80 against 1.59, web search
+    /// at 0.6.)
+    pub const DEFAULT: PhostConfig =
+        PhostConfig { free_tokens: 12, token_expiry_mtus: 1.5, window: 12, downgrade_mtus: 25.0, resend_mtus: 9.0 };
+
+    /// In picoseconds, on hosts whose links run at `host_rate_bps`.
+    pub fn params(&self, host_rate_bps: u64) -> PhostParams {
+        let mtu = crate::sim::time::serialization_ps(
+            crate::net::packet::wire_bytes(crate::net::packet::MSS_BYTES) as u64,
+            host_rate_bps,
+        );
+        let times = |m: f64| (m * mtu as f64).round() as Time;
+        PhostParams {
+            free_tokens: self.free_tokens,
+            token_interval: mtu,
+            token_expiry: times(self.token_expiry_mtus),
+            window: self.window,
+            downgrade_time: times(self.downgrade_mtus),
+            resend_after: times(self.resend_mtus),
+        }
+    }
+}
+
+/// pHost's parameters, times in picoseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PhostParams {
     /// Packets a flow sends before any token (the paper: one BDP).
@@ -37,13 +79,54 @@ pub struct PhostParams {
     pub resend_after: Time,
 }
 
-/// Permission to send packet `seq` of `flow` until `expires`.
+/// Permission to send packet `seq` of `flow` until `expires` (its arrival at the sender plus `token_expiry`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
     pub flow: u32,
     pub seq: u32,
     pub expires: Time,
 }
+
+impl Sender {
+    /// pHost: the RTS (its `ack` field announces the flow's packets), then the free packets at once.
+    pub(super) fn phost_start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
+        let mut rts = self.probe_packet(now, p);
+        rts.priority = 0;
+        rts.ack = self.sb.npkts;
+        out.push(rts);
+        for _ in 0..self.sb.npkts.min(p.phost.free_tokens) {
+            let i = self.sb.send_new();
+            let mut pkt = self.data_packet(i, now, false, p);
+            pkt.priority = DATA_PRIORITY;
+            out.push(pkt);
+        }
+    }
+
+    /// pHost: spend a token on packet `seq` (None if the flow no longer needs it).
+    pub fn phost_send(&mut self, seq: u32, now: Time, p: &TransportParams) -> Option<Packet> {
+        if self.sb.all_acked() || seq >= self.sb.npkts {
+            return None;
+        }
+        // The receiver grants a flow's packets in order the first time: one below `nxt` is a resend.
+        let retransmit = seq < self.sb.nxt;
+        if retransmit {
+            self.retransmissions += 1;
+        } else {
+            self.sb.nxt = seq + 1;
+        }
+        let mut pkt = self.data_packet(seq, now, retransmit, p);
+        pkt.priority = DATA_PRIORITY;
+        Some(pkt)
+    }
+
+    /// Packets the sender has not seen acknowledged (what a token's remaining size is compared by).
+    pub fn phost_remaining(&self) -> u32 {
+        self.sb.npkts - self.sb.una
+    }
+}
+
+/// The packet index an RTS carries no data for.
+pub const RTS_SEQ: u32 = receiver::PROBE_SEQ;
 
 /// One flow coming into the receiver.
 #[derive(Clone, Debug)]
@@ -56,6 +139,8 @@ struct Incoming {
     received: u32,
     /// Packets granted: the free ones at the start, then one per token.
     granted: BitSet,
+    /// Every packet below it is received or granted (where the search for the next one to grant starts).
+    cursor: u32,
     /// Tokens sent since the flow's last data arrival.
     unanswered: u32,
     last_token: Option<Time>,
@@ -69,13 +154,16 @@ impl Incoming {
         self.npkts - self.received
     }
 
-    /// The first packet neither received nor granted, if any.
-    fn next_ungranted(&self) -> Option<u32> {
-        (0..self.npkts).find(|&i| !self.got.get(i) && !self.granted.get(i))
+    /// The first packet neither received nor granted, if any (found from the cursor, which it moves up to it).
+    fn next_ungranted(&mut self) -> Option<u32> {
+        while self.cursor < self.npkts && (self.got.get(self.cursor) || self.granted.get(self.cursor)) {
+            self.cursor += 1;
+        }
+        (self.cursor < self.npkts).then_some(self.cursor)
     }
 
     /// When this flow may next get a token (None: it waits for data, not for time).
-    fn eligible_at(&self, p: &PhostParams) -> Option<Time> {
+    fn eligible_at(&mut self, p: &PhostParams) -> Option<Time> {
         if self.received == self.npkts {
             return None;
         }
@@ -135,6 +223,7 @@ impl TokenScheduler {
             got: BitSet::with_len(npkts as usize),
             received: 0,
             granted,
+            cursor: 0,
             unanswered: 0,
             last_token: None,
             blocked_until: now,
@@ -160,22 +249,26 @@ impl TokenScheduler {
     }
 
     /// The token to send at `now`, and the host it goes to, if any flow may have one; the flow's state moves on
-    /// as if it was sent.
+    /// as if it was sent. Its expiry is counted from `now`; the sender counts it again from the token's arrival.
     pub fn grant(&mut self, now: Time) -> Option<(Token, u32)> {
         let p = self.params;
-        let best = self
-            .flows
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.eligible_at(&p).is_some_and(|t| t <= now))
-            .min_by_key(|(_, f)| (f.remaining(), f.started, f.flow))
-            .map(|(i, _)| i)?;
+        let mut best: Option<(usize, (u32, Time, u32))> = None;
+        for (i, f) in self.flows.iter_mut().enumerate() {
+            if f.eligible_at(&p).is_some_and(|t| t <= now) {
+                let key = (f.remaining(), f.started, f.flow);
+                if best.is_none_or(|(_, k)| key < k) {
+                    best = Some((i, key));
+                }
+            }
+        }
+        let (best, _) = best?;
         let f = &mut self.flows[best];
         let seq = match f.next_ungranted() {
             Some(seq) => seq,
             None => {
                 // Grant the holes again from the first.
                 f.granted = f.got.clone();
+                f.cursor = 0;
                 f.next_ungranted().expect("an unfinished flow has a hole")
             }
         };
@@ -189,10 +282,16 @@ impl TokenScheduler {
         Some((Token { flow: f.flow, seq, expires: now + p.token_expiry }, f.src))
     }
 
+    /// Packets flow `flow` still misses (0 if it is not here).
+    pub fn missing(&self, flow: u32) -> u32 {
+        self.find(flow).map_or(0, |i| self.flows[i].remaining())
+    }
+
     /// The earliest time after `now` at which some flow becomes eligible for a token, if none is now and one will
     /// be without new arrivals (a downgrade ending, a resend coming due).
-    pub fn next_eligible(&self, now: Time) -> Option<Time> {
-        self.flows.iter().filter_map(|f| f.eligible_at(&self.params)).map(|t| t.max(now)).min()
+    pub fn next_eligible(&mut self, now: Time) -> Option<Time> {
+        let p = self.params;
+        self.flows.iter_mut().filter_map(|f| f.eligible_at(&p)).map(|t| t.max(now)).min()
     }
 }
 

@@ -1,0 +1,318 @@
+//! pHost in the engine: each host's token scheduler (receiving) and token store (sending), with one timer per
+//! host for each (`EventKind::HostTick`). The decisions are `transport::phost`'s; here packets are made, sent
+//! and timed. A flow's sender half is still its `Connection`'s `Sender` (its scoreboard, its free packets, the
+//! final ACK that closes it); its receiver half is the generic `Receiver` (what arrived, when it completes)
+//! and the receiving host's scheduler (what to grant next). Sequential runs only (see `parallel::partitionable`).
+
+use super::Simulation;
+use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES};
+use crate::sim::event::EventKind;
+use crate::sim::time::Time;
+use crate::transport::phost::{PhostParams, Token, TokenScheduler, TokenStore};
+use crate::transport::receiver::Arrival;
+
+/// `HostTick`'s `b`: which of a host's two timers fired.
+const GRANT: u32 = 0;
+const SEND: u32 = 1;
+
+/// Every host's pHost state.
+pub(super) struct PhostHosts {
+    params: PhostParams,
+    rx: Vec<TokenScheduler>,
+    tx: Vec<TokenStore>,
+    /// The pending tick of each host's timers, if armed: [grant, send].
+    armed: Vec<[Option<Time>; 2]>,
+    /// When each host may next grant and next send: one packet time after the last (a new RTS or token does
+    /// not hurry them).
+    ready_at: Vec<[Time; 2]>,
+}
+
+impl PhostHosts {
+    pub(super) fn new(hosts: u32, params: PhostParams) -> Box<Self> {
+        let n = hosts as usize;
+        Box::new(PhostHosts {
+            params,
+            rx: (0..n).map(|_| TokenScheduler::new(params)).collect(),
+            tx: vec![TokenStore::default(); n],
+            armed: vec![[None, None]; n],
+            ready_at: vec![[0, 0]; n],
+        })
+    }
+}
+
+impl Simulation {
+    /// Make sure host `host`'s timer `which` fires at `at` at the latest, and no sooner than the host is ready.
+    fn phost_arm(&mut self, host: u32, which: u32, at: Time) {
+        let ph = self.phost.as_mut().expect("a pHost run");
+        let at = at.max(ph.ready_at[host as usize][which as usize]);
+        let slot = &mut ph.armed[host as usize][which as usize];
+        if slot.is_some_and(|t| t <= at) {
+            return;
+        }
+        *slot = Some(at);
+        self.events.schedule(at, EventKind::HostTick, host, which);
+    }
+
+    /// Host `host`'s timer `which` fired at `at` (stale if re-armed earlier or later since).
+    pub(super) fn phost_tick(&mut self, host: u32, which: u32, at: Time) {
+        let ph = self.phost.as_mut().expect("a pHost run");
+        let slot = &mut ph.armed[host as usize][which as usize];
+        if *slot != Some(at) {
+            return;
+        }
+        *slot = None;
+        if which == GRANT {
+            self.phost_grant(host);
+        } else {
+            self.phost_spend(host);
+        }
+    }
+
+    /// The receiver's packet time: one token to the flow that needs it most, or sleep until one may have one.
+    fn phost_grant(&mut self, host: u32) {
+        let now = self.now;
+        let ph = self.phost.as_mut().unwrap();
+        let rx = &mut ph.rx[host as usize];
+        match rx.grant(now) {
+            Some((token, to)) => {
+                let remaining = rx.missing(token.flow);
+                let interval = ph.params.token_interval;
+                ph.ready_at[host as usize][GRANT as usize] = now + interval;
+                let grant = grant_packet(token, host, to, remaining, now);
+                self.out.push(grant);
+                let mut out = std::mem::take(&mut self.out);
+                self.send_from_host(host, &mut out);
+                self.out = out;
+                self.phost_arm(host, GRANT, now + interval);
+            }
+            None => {
+                if let Some(at) = rx.next_eligible(now) {
+                    self.phost_arm(host, GRANT, at);
+                }
+            }
+        }
+    }
+
+    /// The sender's packet time: spend the best unexpired token, if any.
+    fn phost_spend(&mut self, host: u32) {
+        let now = self.now;
+        loop {
+            let ph = self.phost.as_mut().unwrap();
+            let Some(token) = ph.tx[host as usize].take(now) else { return };
+            let interval = ph.params.token_interval;
+            let slot = self.slot_of[token.flow as usize];
+            if slot == super::NO_SLOT {
+                continue; // the flow finished: its token is void
+            }
+            let conn = self.conns[slot as usize].as_mut().unwrap();
+            let Some(pkt) = conn.sender.phost_send(token.seq, now, &self.transport) else { continue };
+            self.phost.as_mut().unwrap().ready_at[host as usize][SEND as usize] = now + interval;
+            let mut out = std::mem::take(&mut self.out);
+            out.push(pkt);
+            self.send_from_host(host, &mut out);
+            self.out = out;
+            if !self.phost.as_ref().unwrap().tx[host as usize].is_empty() {
+                self.phost_arm(host, SEND, now + interval);
+            }
+            return;
+        }
+    }
+
+    /// A token reaches its sender.
+    pub(super) fn phost_token_arrives(&mut self, grant: Packet) {
+        self.counters.control_packets_delivered += 1;
+        let slot = self.slot_of[grant.flow as usize];
+        if slot == super::NO_SLOT {
+            return;
+        }
+        let remaining = grant.ack;
+        let ph = self.phost.as_mut().unwrap();
+        // A token's lifetime runs from its arrival (the sender's clock), as the authors' hosts keep it: from its
+        // sending, every token would expire on the way across the fabric.
+        let expires = self.now + ph.params.token_expiry;
+        ph.tx[grant.dst as usize].add(Token { flow: grant.flow, seq: grant.seq, expires }, remaining);
+        let now = self.now;
+        self.phost_arm(grant.dst, SEND, now);
+    }
+
+    /// Data or an RTS reaches its receiver: the scheduler learns of it; the flow's last packet is ACKed (the ACK
+    /// that completes the flow at its sender), nothing else is.
+    pub(super) fn phost_receive(&mut self, id: crate::net::packet::PacketId, pkt: Packet) {
+        let node = pkt.dst;
+        if pkt.kind == PacketKind::Probe {
+            self.counters.control_packets_delivered += 1;
+        } else {
+            self.counters.data_packets_delivered += 1;
+        }
+        let slot = self.slot_of[pkt.flow as usize];
+        if slot == super::NO_SLOT {
+            self.pool.release(id);
+            return; // a late copy for a finished flow
+        }
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        let npkts = conn.sender.sb.npkts;
+        let ph = self.phost.as_mut().unwrap();
+        let rx = &mut ph.rx[node as usize];
+        if !conn.receiver.is_complete() {
+            rx.open(pkt.flow, pkt.src, npkts, self.now);
+        }
+        if pkt.kind == PacketKind::Probe {
+            self.pool.release(id);
+            let now = self.now;
+            self.phost_arm(node, GRANT, now);
+            return;
+        }
+        conn.receiver.note_order(pkt.seq, pkt.retransmit);
+        rx.on_data(pkt.flow, pkt.seq);
+        let arrival = conn.receiver.on_packet(pkt.seq);
+        let cum = conn.receiver.cum;
+        if arrival != Arrival::Completes {
+            self.pool.release(id);
+            return;
+        }
+        if self.fct_end == crate::config::FctEnd::Delivered {
+            self.flows[pkt.flow as usize].finish = self.now;
+            self.counters.flows_finished += 1;
+        }
+        // The ACK takes over the data packet's slot.
+        let ack = Packet {
+            priority: 0,
+            sent_at: pkt.sent_at,
+            flow: pkt.flow,
+            seq: pkt.seq,
+            ack: cum,
+            src: pkt.dst,
+            dst: pkt.src,
+            payload: 0,
+            wire: CONTROL_WIRE_BYTES,
+            kind: PacketKind::Ack,
+            ce: false,
+            ece: false,
+            retransmit: false,
+            loss_bin: 0,
+            rate_bps: 0,
+            paused_by: 0,
+        };
+        *self.pool.get_mut(id) = ack;
+        self.counters.control_packets_sent += 1;
+        let port = self.topo.nic_port(node);
+        self.enqueue(port, id);
+    }
+
+    /// The flow closed at its sender: its unspent tokens go.
+    pub(super) fn phost_forget(&mut self, host: u32, flow: u32) {
+        if let Some(ph) = self.phost.as_mut() {
+            ph.tx[host as usize].forget(flow);
+        }
+    }
+}
+
+/// A token on the wire: header-size, ahead of data.
+fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time) -> Packet {
+    Packet {
+        priority: 0,
+        sent_at: now,
+        flow: token.flow,
+        seq: token.seq,
+        ack: remaining,
+        src: from,
+        dst: to,
+        payload: 0,
+        wire: CONTROL_WIRE_BYTES,
+        kind: PacketKind::Grant,
+        ce: false,
+        ece: false,
+        retransmit: false,
+        loss_bin: 0,
+        rate_bps: 0,
+        paused_by: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::ScenarioConfig;
+    use crate::engine::Simulation;
+
+    fn run(json: &str) -> Simulation {
+        let mut sim = Simulation::new(ScenarioConfig::from_json(json).unwrap());
+        sim.run();
+        sim
+    }
+
+    fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
+        let col = |f: &dyn Fn(&(f64, u32, u32, u64)) -> String| flows.iter().map(f).collect::<Vec<_>>().join(",");
+        format!(
+            r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
+            col(&|f| format!("{:?}", f.0)),
+            col(&|f| f.1.to_string()),
+            col(&|f| f.2.to_string()),
+            col(&|f| f.3.to_string())
+        )
+    }
+
+    /// The RTS leaves first: the data follow one header's serialization later (32 ns at 10 Gbps).
+    #[test]
+    fn a_lone_flow_within_its_free_tokens_takes_its_ideal_time_plus_the_rts() {
+        for (npkts, fct_end) in [(1u64, "delivered"), (12, "delivered"), (12, "acked")] {
+            let json = format!(
+                r#"{{"scheme": {{"name": "phost"}}, "workload": {}, "output": {{"fct_end": "{fct_end}"}}}}"#,
+                trace(&[(0.0, 0, 143, npkts * 1460)])
+            );
+            let sim = run(&json);
+            let f = &sim.flows()[0];
+            assert_eq!(f.finish - f.start, f.ideal_fct + 32_000, "{npkts} packets, {fct_end}");
+        }
+    }
+
+    #[test]
+    fn a_lone_flow_past_its_free_tokens_is_paced_by_tokens_within_a_few_percent_of_ideal() {
+        let json =
+            format!(r#"{{"scheme": {{"name": "phost"}}, "workload": {}}}"#, trace(&[(0.0, 0, 143, 1000 * 1460)]));
+        let sim = run(&json);
+        let f = &sim.flows()[0];
+        let slowdown = (f.finish - f.start) as f64 / f.ideal_fct as f64;
+        assert!((1.0..1.05).contains(&slowdown), "slowdown {slowdown}");
+    }
+
+    #[test]
+    fn incast_finishes_every_flow_and_delivers_every_packet_once() {
+        let flows: Vec<(f64, u32, u32, u64)> = (1..=20).map(|s| (0.0, s, 0, 200_000)).collect();
+        let json = format!(r#"{{"scheme": {{"name": "phost"}}, "workload": {}}}"#, trace(&flows));
+        let sim = run(&json);
+        assert!(sim.flows().iter().all(|f| f.finish != crate::metrics::UNFINISHED));
+        let c = sim.counters();
+        assert_eq!(c.flows_finished, 20);
+        // 20 x 137 packets at least; the bottleneck's order of service is SRPT, so the last ends near 4 MB's time.
+        assert!(c.data_packets_delivered >= 20 * 137);
+        let last = sim.flows().iter().map(|f| f.finish).max().unwrap();
+        let bytes = 20.0 * 137.0 * 1500.0;
+        let best = bytes * 8.0 / 10e9 * 1e12;
+        assert!((last as f64) < 1.1 * best + 50e6, "last finish {last} ps, best {best}");
+    }
+
+    /// Web search at 60% load on the paper's fabric: every flow finishes, none below its ideal, every data
+    /// packet delivered or dropped. pHost's mean slowdown is 1.59 here against pFabric's 1.18, where the pHost
+    /// paper puts it within a few percent of pFabric: a divergence its figure must explain (next), so this test
+    /// only bounds it (1.5x).
+    #[test]
+    fn web_search_at_load_0_6_finishes_every_flow_and_conserves_packets() {
+        let mean = |scheme: &str| {
+            let json = format!(
+                r#"{{"seed": 1, "scheme": {{"name": "{scheme}"}}, "workload": {{"load": 0.6, "flows": 2000,
+                    "cdf": {{"size_bytes": [8760, 8760, 18980, 29200, 58400, 87600, 116800, 146000, 292000, 1460000, 2920000, 4380000, 29200000],
+                             "cdf": [0, 0.15, 0.2, 0.3, 0.4, 0.53, 0.6, 0.7, 0.8, 0.9, 0.97, 0.98, 1.0]}}}}}}"#
+            );
+            let sim = run(&json);
+            let flows = sim.flows();
+            assert!(flows.iter().all(|f| f.finish != crate::metrics::UNFINISHED), "{scheme}: unfinished flows");
+            assert!(flows.iter().all(|f| f.finish - f.start >= f.ideal_fct), "{scheme}: a flow beat its ideal");
+            let c = sim.counters();
+            assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped, "{scheme}");
+            assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped, "{scheme}");
+            flows.iter().map(|f| (f.finish - f.start) as f64 / f.ideal_fct as f64).sum::<f64>() / flows.len() as f64
+        };
+        let (phost, pfabric) = (mean("phost"), mean("pfabric"));
+        assert!(phost < 1.5 * pfabric, "pHost {phost:.3}, pFabric {pfabric:.3}");
+    }
+}
