@@ -240,14 +240,15 @@ mod tests {
         sim
     }
 
+    /// A trace workload of (start s, src, dst, bytes) flows.
     fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
-        let col = |f: &dyn Fn(&(f64, u32, u32, u64)) -> String| flows.iter().map(f).collect::<Vec<_>>().join(",");
+        let joined = |items: Vec<String>| items.join(",");
         format!(
             r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
-            col(&|f| format!("{:?}", f.0)),
-            col(&|f| f.1.to_string()),
-            col(&|f| f.2.to_string()),
-            col(&|f| f.3.to_string())
+            joined(flows.iter().map(|f| format!("{:?}", f.0)).collect()),
+            joined(flows.iter().map(|f| f.1.to_string()).collect()),
+            joined(flows.iter().map(|f| f.2.to_string()).collect()),
+            joined(flows.iter().map(|f| f.3.to_string()).collect())
         )
     }
 
