@@ -1031,24 +1031,7 @@ impl Simulation {
                 }
             }
         }
-        let ack = Packet {
-            priority: 0,
-            sent_at: pkt.sent_at,
-            flow: pkt.flow,
-            seq: pkt.seq,
-            ack: conn.receiver.cum,
-            src: pkt.dst,
-            dst: pkt.src,
-            payload: 0,
-            wire: CONTROL_WIRE_BYTES,
-            kind: PacketKind::Ack,
-            ce: false,
-            ece: pkt.ce,
-            retransmit: false,
-            loss_bin: 0,
-            rate_bps: pkt.rate_bps,
-            paused_by: pkt.paused_by,
-        };
+        let ack = ack_for(&pkt, conn.receiver.cum);
         // The ACK reuses the data packet's pool slot: no release, allocation or copy through `out`.
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
@@ -1138,6 +1121,29 @@ impl Simulation {
 }
 
 /// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.
+/// The ACK of data (or a probe) `pkt`, the receiver holding everything below `cum`: header-size, ahead of data,
+/// echoing the packet's send time, its ECN mark and PDQ's rate and pause-by fields.
+pub(super) fn ack_for(pkt: &Packet, cum: u32) -> Packet {
+    Packet {
+        priority: 0,
+        sent_at: pkt.sent_at,
+        flow: pkt.flow,
+        seq: pkt.seq,
+        ack: cum,
+        src: pkt.dst,
+        dst: pkt.src,
+        payload: 0,
+        wire: CONTROL_WIRE_BYTES,
+        kind: PacketKind::Ack,
+        ce: false,
+        ece: pkt.ce,
+        retransmit: false,
+        loss_bin: 0,
+        rate_bps: pkt.rate_bps,
+        paused_by: pkt.paused_by,
+    }
+}
+
 fn event_horizon_shift(topo: &Topology) -> u32 {
     EventQueue::for_horizon(event_horizon(topo)).shift()
 }

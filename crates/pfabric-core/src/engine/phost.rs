@@ -175,24 +175,7 @@ impl Simulation {
             self.counters.flows_finished += 1;
         }
         // The ACK takes over the data packet's slot.
-        let ack = Packet {
-            priority: 0,
-            sent_at: pkt.sent_at,
-            flow: pkt.flow,
-            seq: pkt.seq,
-            ack: cum,
-            src: pkt.dst,
-            dst: pkt.src,
-            payload: 0,
-            wire: CONTROL_WIRE_BYTES,
-            kind: PacketKind::Ack,
-            ce: false,
-            ece: false,
-            retransmit: false,
-            loss_bin: 0,
-            rate_bps: 0,
-            paused_by: 0,
-        };
+        let ack = super::ack_for(&pkt, cum);
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
         let port = self.topo.nic_port(node);
