@@ -687,7 +687,7 @@ class Scheme(_Section):
         None,
         ge=0,
         le=2**20,
-        description="phost: packets a flow sends before any token (default 12, one BDP).",
+        description="phost: tokens a flow holds from the start, the packets it sends without a grant (default 12, one BDP).",
     )
     token_expiry_mtus: PositiveFloat | None = Field(
         None,
@@ -697,10 +697,11 @@ class Scheme(_Section):
         None,
         ge=1,
         le=2**20,
-        description="phost: tokens a flow may leave unanswered before it is downgraded (default 12, one BDP).",
+        description="phost: how far a flow's tokens may run ahead of those its data echo before it is downgraded "
+        "(default 16, a little over the token loop).",
     )
     downgrade_mtus: Annotated[float, _Number] | None = Field(
-        None, ge=0, description="phost: how long a downgraded flow gets no token, MTU wire times (25)."
+        None, ge=0, description="phost: how long a downgraded flow waits for each token, MTU wire times (25)."
     )
     resend_mtus: PositiveFloat | None = Field(
         None,

@@ -651,8 +651,12 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.sender.start(self.now, &self.transport, &mut out);
+        let npkts = conn.sender.sb.npkts;
         self.send_from_host(f.src, &mut out);
         self.out = out;
+        if self.phost.is_some() {
+            self.phost_open(f.src, id, npkts);
+        }
         self.sync_timer(id);
     }
 
@@ -923,14 +927,19 @@ impl Simulation {
         let mut best = (Time::MAX, 0);
         for k in 0..n {
             let port = self.topo.next_hops(node, dst)[(first + k) % n];
-            self.send_due(port);
-            let ps = &self.ports[self.slot(port)];
-            let free = ps.busy_until.max(self.now) + ps.serialization(ps.queued_bytes);
+            let free = self.drains_at(port);
             if free < best.0 {
                 best = (free, port);
             }
         }
         best.1
+    }
+
+    /// When port `port` will have sent everything it holds (now if it is idle and empty).
+    fn drains_at(&mut self, port: u32) -> Time {
+        self.send_due(port);
+        let ps = &self.ports[self.slot(port)];
+        ps.busy_until.max(self.now) + ps.serialization(ps.queued_bytes)
     }
 
     /// Packet `id`, sent by port `from`, arrives at the port's far end.

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use super::{err, ConfigError, SchemeConfig, Section};
 use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
 use crate::sim::time::{bps_from_gbps, ps_from_us, Time};
+use crate::transport::phost::PhostConfig;
 use crate::transport::{PriorityScheme, Protocol, Recovery, TransportParams};
 
 /// One parameter of a part: its name, its default in user units (null: unset, or derived where noted) and
@@ -170,13 +171,13 @@ pub const HOSTS: &[Host] = &[
                receiver grants (SRPT), tokens expiring, unresponsive senders downgraded",
         paper: "Gao et al., CoNEXT 2015 (the authors' simulator's Capability host)",
         params: &[&[
-            param("free_tokens", || json!(12), "packets a flow sends before any token (one BDP)"),
-            param("token_expiry_mtus", || json!(1.5), "how long a token may be spent, MTU wire times"),
-            param("token_window", || json!(12), "tokens a flow may leave unanswered before it is downgraded (one BDP)"),
-            param("downgrade_mtus", || json!(25.0), "how long a downgraded flow gets no token, MTU wire times"),
+            param("free_tokens", || json!(PhostConfig::DEFAULT.free_tokens), "tokens a flow holds from the start: packets it sends without a grant (one BDP)"),
+            param("token_expiry_mtus", || json!(PhostConfig::DEFAULT.token_expiry_mtus), "how long a token may be spent, MTU wire times"),
+            param("token_window", || json!(PhostConfig::DEFAULT.window), "how far a flow's tokens may run ahead of those its data echo before it is downgraded (a little over the token loop)"),
+            param("downgrade_mtus", || json!(PhostConfig::DEFAULT.downgrade_mtus), "how long a downgraded flow waits for each token, MTU wire times"),
             param(
                 "resend_mtus",
-                || json!(9.0),
+                || json!(PhostConfig::DEFAULT.resend_mtus),
                 "after the last token, when the holes are granted again, MTU wire times",
             ),
         ]],
@@ -769,7 +770,7 @@ fn configure_pdq(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
 
 fn configure_phost(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
     t.protocol = Protocol::Phost;
-    t.phost = crate::transport::phost::PhostConfig {
+    t.phost = PhostConfig {
         free_tokens: r.int("free_tokens", 0, 1 << 20)? as u32,
         token_expiry_mtus: r.positive("token_expiry_mtus")?,
         window: r.int("token_window", 1, 1 << 20)? as u32,

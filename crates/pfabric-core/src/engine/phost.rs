@@ -8,7 +8,7 @@ use super::Simulation;
 use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES};
 use crate::sim::event::EventKind;
 use crate::sim::time::Time;
-use crate::transport::phost::{PhostParams, Token, TokenScheduler, TokenStore};
+use crate::transport::phost::{free_tokens, PhostParams, Received, Token, TokenScheduler, TokenStore};
 use crate::transport::receiver::Arrival;
 
 /// `HostTick`'s `b`: which of a host's two timers fired.
@@ -22,9 +22,9 @@ pub(super) struct PhostHosts {
     tx: Vec<TokenStore>,
     /// The pending tick of each host's timers, if armed: [grant, send].
     armed: Vec<[Option<Time>; 2]>,
-    /// When each host may next grant and next send: one packet time after the last (a new RTS or token does
-    /// not hurry them).
-    ready_at: Vec<[Time; 2]>,
+    /// When each host may next grant: one grant interval after its last token (a new RTS does not hurry it).
+    /// (A host sends when its NIC has drained: `phost_spend`.)
+    grant_ready_at: Vec<Time>,
 }
 
 impl PhostHosts {
@@ -35,16 +35,17 @@ impl PhostHosts {
             rx: (0..n).map(|_| TokenScheduler::new(params)).collect(),
             tx: vec![TokenStore::default(); n],
             armed: vec![[None, None]; n],
-            ready_at: vec![[0, 0]; n],
+            grant_ready_at: vec![0; n],
         })
     }
 }
 
 impl Simulation {
-    /// Make sure host `host`'s timer `which` fires at `at` at the latest, and no sooner than the host is ready.
+    /// Make sure host `host`'s timer `which` fires at `at` at the latest (a grant: no sooner than the host may
+    /// grant again).
     fn phost_arm(&mut self, host: u32, which: u32, at: Time) {
         let ph = self.phost.as_mut().expect("a pHost run");
-        let at = at.max(ph.ready_at[host as usize][which as usize]);
+        let at = if which == GRANT { at.max(ph.grant_ready_at[host as usize]) } else { at };
         let slot = &mut ph.armed[host as usize][which as usize];
         if slot.is_some_and(|t| t <= at) {
             return;
@@ -76,8 +77,8 @@ impl Simulation {
         match rx.grant(now) {
             Some((token, to)) => {
                 let remaining = rx.missing(token.flow);
-                let interval = ph.params.token_interval;
-                ph.ready_at[host as usize][GRANT as usize] = now + interval;
+                let interval = ph.params.grant_interval;
+                ph.grant_ready_at[host as usize] = now + interval;
                 let grant = grant_packet(token, host, to, remaining, now);
                 self.out.push(grant);
                 let mut out = std::mem::take(&mut self.out);
@@ -93,28 +94,48 @@ impl Simulation {
         }
     }
 
-    /// The sender's packet time: spend the best unexpired token, if any.
+    /// The sender's turn: once its NIC has nothing queued (control packets, RTSs and ACKs, share it), spend the
+    /// best unexpired token, if any, and look again when that packet has left.
     fn phost_spend(&mut self, host: u32) {
         let now = self.now;
+        let nic = self.topo.nic_port(host);
+        let drained = self.drains_at(nic);
+        if drained > now {
+            self.phost_arm(host, SEND, drained);
+            return;
+        }
         loop {
             let ph = self.phost.as_mut().unwrap();
             let Some(token) = ph.tx[host as usize].take(now) else { return };
-            let interval = ph.params.token_interval;
             let slot = self.slot_of[token.flow as usize];
             if slot == super::NO_SLOT {
                 continue; // the flow finished: its token is void
             }
             let conn = self.conns[slot as usize].as_mut().unwrap();
-            let Some(pkt) = conn.sender.phost_send(token.seq, now, &self.transport) else { continue };
-            self.phost.as_mut().unwrap().ready_at[host as usize][SEND as usize] = now + interval;
+            let Some(pkt) = conn.sender.phost_send(&token, now, &self.transport) else { continue };
             let mut out = std::mem::take(&mut self.out);
             out.push(pkt);
             self.send_from_host(host, &mut out);
             self.out = out;
             if !self.phost.as_ref().unwrap().tx[host as usize].is_empty() {
-                self.phost_arm(host, SEND, now + interval);
+                let drained = self.drains_at(nic);
+                self.phost_arm(host, SEND, drained);
             }
             return;
+        }
+    }
+
+    /// A flow opens at its sender `src`: its free tokens go into the sender's store.
+    pub(super) fn phost_open(&mut self, src: u32, flow: u32, npkts: u32) {
+        let now = self.now;
+        let ph = self.phost.as_mut().expect("a pHost run");
+        let mut any = false;
+        for token in free_tokens(flow, npkts, now, &ph.params) {
+            ph.tx[src as usize].add(token, npkts);
+            any = true;
+        }
+        if any {
+            self.phost_arm(src, SEND, now);
         }
     }
 
@@ -130,7 +151,8 @@ impl Simulation {
         // A token's lifetime runs from its arrival (the sender's clock), as the authors' hosts keep it: from its
         // sending, every token would expire on the way across the fabric.
         let expires = self.now + ph.params.token_expiry;
-        ph.tx[grant.dst as usize].add(Token { flow: grant.flow, seq: grant.seq, expires }, remaining);
+        let index = grant.rate_bps as u32;
+        ph.tx[grant.dst as usize].add(Token { flow: grant.flow, seq: grant.seq, expires, index }, remaining);
         let now = self.now;
         self.phost_arm(grant.dst, SEND, now);
     }
@@ -163,9 +185,13 @@ impl Simulation {
             return;
         }
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
-        rx.on_data(pkt.flow, pkt.seq);
+        let first = rx.on_data(pkt.flow, pkt.seq, pkt.ack) == Received::First;
         let arrival = conn.receiver.on_packet(pkt.seq);
         let cum = conn.receiver.cum;
+        if first {
+            let now = self.now;
+            self.phost_arm(node, GRANT, now);
+        }
         if arrival != Arrival::Completes {
             self.pool.release(id);
             return;
@@ -190,7 +216,8 @@ impl Simulation {
     }
 }
 
-/// A token on the wire: header-size, ahead of data.
+/// A token on the wire: header-size, ahead of data; its `rate_bps` field carries the token's number (pHost has
+/// no rates).
 fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time) -> Packet {
     Packet {
         priority: 0,
@@ -207,7 +234,7 @@ fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time) -> 
         ece: false,
         retransmit: false,
         loss_bin: 0,
-        rate_bps: 0,
+        rate_bps: token.index as u64,
         paused_by: 0,
     }
 }
@@ -276,9 +303,9 @@ mod tests {
     }
 
     /// Web search at 60% load on the paper's fabric: every flow finishes, none below its ideal, every data
-    /// packet delivered or dropped. pHost's mean slowdown is 1.59 here against pFabric's 1.18, where the pHost
-    /// paper puts it within a few percent of pFabric: a divergence its figure must explain (next), so this test
-    /// only bounds it (1.5x).
+    /// packet delivered or dropped, and pHost's mean slowdown within 1.25x of pFabric's (with the packaged web
+    /// search CDF: 1.39 against 1.23; the pHost paper puts it within 4% on its own, faster fabric, which the
+    /// `phost` figure checks).
     #[test]
     fn web_search_at_load_0_6_finishes_every_flow_and_conserves_packets() {
         let mean = |scheme: &str| {
@@ -297,6 +324,6 @@ mod tests {
             flows.iter().map(|f| (f.finish - f.start) as f64 / f.ideal_fct as f64).sum::<f64>() / flows.len() as f64
         };
         let (phost, pfabric) = (mean("phost"), mean("pfabric"));
-        assert!(phost < 1.5 * pfabric, "pHost {phost:.3}, pFabric {pfabric:.3}");
+        assert!(phost < 1.25 * pfabric, "pHost {phost:.3}, pFabric {pfabric:.3}");
     }
 }

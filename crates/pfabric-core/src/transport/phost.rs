@@ -2,18 +2,26 @@
 //! Network Fabric", CoNEXT 2015), as state machines a host drives: the receiver's [`TokenScheduler`], which
 //! grants one packet per packet time to the flows coming in, and the sender's [`TokenStore`], which spends the
 //! tokens it holds. Rules as the authors' simulator runs them (NetSys/simulator, the "Capability" flow and host:
-//! `ext/capabilityflow.cpp`, `ext/capabilityhost.cpp`; docs/receiver-driven-notes.md):
+//! `ext/capabilityflow.cpp`, `ext/capabilityhost.cpp` @00b7557; docs/receiver-driven-notes.md):
 //!
-//! - A flow opens with an RTS and may send its first `free_tokens` packets at once, without tokens.
-//! - The receiver sends one token per MTU wire time of its link, to the flow with the fewest packets not yet
+//! - A flow opens with an RTS and holds `free_tokens` tokens of its own from the start (the authors' initial
+//!   capabilities): its first packets need no grant, but they leave as any token's packet does, one at a time.
+//! - The receiver sends one token per packet time of its link (an MTU's wire time plus a header's, the room a
+//!   token or ACK takes beside each data packet on the link), to the flow with the fewest packets not yet
 //!   received (SRPT; ties to the earlier start, then the lower flow id). A token names the next packet not yet
-//!   received and not yet granted, and expires `token_expiry` after it reaches the sender.
-//! - A flow whose sender leaves more than `window` tokens unanswered (granted since its last data arrival) is
-//!   downgraded: no tokens for `downgrade_time` after its last one, so a busy sender does not hold the
-//!   receiver's link idle.
+//!   received and not yet granted, carries its number among the flow's tokens, and expires `token_expiry` after
+//!   it reaches the sender.
+//! - A flow with free tokens gets its first grant once its free packets are on their way: at its first data
+//!   packet, or their wire time after its RTS. (Granted at the RTS, the first tokens reach a sender still busy
+//!   with its free packets, expire, and leave holes.)
+//! - Each data packet echoes the number of the token it spends. A flow whose tokens run more than `window`
+//!   ahead of the highest echo is downgraded: one token per `downgrade_time`, so a sender busy with other
+//!   receivers' tokens does not hold this receiver's link idle (the authors' capability gap).
 //! - Once every packet is granted but some never arrived, `resend_after` after the flow's last token the
 //!   receiver grants the holes again (pHost has no sender timeout).
-//! - The sender spends its unexpired tokens one per packet time, the flow with the least remaining first.
+//! - The sender spends its unexpired tokens, the flow with the least remaining first, one whenever its NIC has
+//!   nothing queued: tokens wait at the host, not packets in its NIC (the authors' host sends only on an idle
+//!   queue).
 //!
 //! The engine owns the timers and the packets; these types only decide.
 
@@ -37,12 +45,13 @@ pub struct PhostConfig {
 }
 
 impl PhostConfig {
-    /// The authors' defaults (py/run_experiments.py), with their free tokens and window, one BDP each at their 40
-    /// Gbps (8 packets), taken as one BDP on the pFabric paper's fabric (18 KB: 12 packets). (A window of 8 here
-    /// downgrades flows whose first tokens are still on their way: mean slowdown 1.80 against 1.59, web search
-    /// at 0.6.)
+    /// The authors' defaults (py/run_experiments.py), scaled to the pFabric paper's fabric where they are
+    /// counted in packets: free tokens one BDP (theirs 8 at 40 Gbps; 18 KB here, 12 packets), and a window a
+    /// little longer than the token loop (RTS or token out, data back: theirs 8 against a loop of about 6.5
+    /// packet times at 40 Gbps with cut-through; 16 against about 12.2 here, where a window of 12 downgrades
+    /// flows whose data are still on their way: web search at 0.6, mean slowdown 1.86 against 1.40).
     pub const DEFAULT: PhostConfig =
-        PhostConfig { free_tokens: 12, token_expiry_mtus: 1.5, window: 12, downgrade_mtus: 25.0, resend_mtus: 9.0 };
+        PhostConfig { free_tokens: 12, token_expiry_mtus: 1.5, window: 16, downgrade_mtus: 25.0, resend_mtus: 9.0 };
 
     /// In picoseconds, on hosts whose links run at `host_rate_bps`.
     pub fn params(&self, host_rate_bps: u64) -> PhostParams {
@@ -51,9 +60,11 @@ impl PhostConfig {
             host_rate_bps,
         );
         let times = |m: f64| (m * mtu as f64).round() as Time;
+        let header = crate::sim::time::serialization_ps(crate::net::packet::CONTROL_WIRE_BYTES as u64, host_rate_bps);
         PhostParams {
             free_tokens: self.free_tokens,
             token_interval: mtu,
+            grant_interval: mtu + header,
             token_expiry: times(self.token_expiry_mtus),
             window: self.window,
             downgrade_time: times(self.downgrade_mtus),
@@ -67,11 +78,14 @@ impl PhostConfig {
 pub struct PhostParams {
     /// Packets a flow sends before any token (the paper: one BDP).
     pub free_tokens: u32,
-    /// Between two tokens of one receiver: an MTU's wire time at its link rate.
+    /// An MTU's wire time at the host link rate: the unit of the other times, and a sender's pace.
     pub token_interval: Time,
+    /// Between two tokens of one receiver: an MTU's wire time plus a header's, so that the data the tokens call
+    /// in, with the tokens and ACKs beside them, fit the link (the authors' 1500 + 40 bytes).
+    pub grant_interval: Time,
     /// How long a token may be spent after the receiver sent it.
     pub token_expiry: Time,
-    /// Tokens a flow may leave unanswered before it is downgraded.
+    /// How far a flow's tokens may run ahead of the highest one its data have echoed before it is downgraded.
     pub window: u32,
     /// How long a downgraded flow gets no token, counted from its last one.
     pub downgrade_time: Time,
@@ -79,31 +93,38 @@ pub struct PhostParams {
     pub resend_after: Time,
 }
 
-/// Permission to send packet `seq` of `flow` until `expires` (its arrival at the sender plus `token_expiry`).
+/// Permission to send packet `seq` of `flow` until `expires` (its arrival at the sender plus `token_expiry`);
+/// `index` numbers the flow's tokens from 0 (its free ones first), and the data packet echoes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
     pub flow: u32,
     pub seq: u32,
     pub expires: Time,
+    pub index: u32,
+}
+
+/// The free tokens of a flow of `npkts` packets opening at `now`: packets 0.., numbered 0.., each valid until the
+/// free packets' wire time plus a token's lifetime has passed.
+pub fn free_tokens(flow: u32, npkts: u32, now: Time, p: &PhostParams) -> impl Iterator<Item = Token> {
+    let count = npkts.min(p.free_tokens);
+    let expires = now + count as Time * p.token_interval + p.token_expiry;
+    (0..count).map(move |i| Token { flow, seq: i, expires, index: i })
 }
 
 impl Sender {
-    /// pHost: the RTS (its `ack` field announces the flow's packets), then the free packets at once.
+    /// pHost: the RTS (its `ack` field announces the flow's packets). Its free packets go as its free tokens
+    /// are spent ([`free_tokens`], held by the engine's token store).
     pub(super) fn phost_start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
         let mut rts = self.probe_packet(now, p);
         rts.priority = 0;
         rts.ack = self.sb.npkts;
         out.push(rts);
-        for _ in 0..self.sb.npkts.min(p.phost.free_tokens) {
-            let i = self.sb.send_new();
-            let mut pkt = self.data_packet(i, now, false, p);
-            pkt.priority = DATA_PRIORITY;
-            out.push(pkt);
-        }
     }
 
-    /// pHost: spend a token on packet `seq` (None if the flow no longer needs it).
-    pub fn phost_send(&mut self, seq: u32, now: Time, p: &TransportParams) -> Option<Packet> {
+    /// pHost: spend `token` (None if the flow no longer needs it). The packet's `ack` field echoes the token's
+    /// number (its receiver's downgrade rule reads it).
+    pub fn phost_send(&mut self, token: &Token, now: Time, p: &TransportParams) -> Option<Packet> {
+        let seq = token.seq;
         if self.sb.all_acked() || seq >= self.sb.npkts {
             return None;
         }
@@ -116,6 +137,7 @@ impl Sender {
         }
         let mut pkt = self.data_packet(seq, now, retransmit, p);
         pkt.priority = DATA_PRIORITY;
+        pkt.ack = token.index;
         Some(pkt)
     }
 
@@ -141,11 +163,14 @@ struct Incoming {
     granted: BitSet,
     /// Every packet below it is received or granted (where the search for the next one to grant starts).
     cursor: u32,
-    /// Tokens sent since the flow's last data arrival.
-    unanswered: u32,
+    /// Tokens issued, its free ones included: the next token's number.
+    issued: u32,
+    /// One more than the highest token number its data have echoed, counted from its free tokens (its sender's
+    /// own, which the window does not count).
+    echoed: u32,
     last_token: Option<Time>,
-    /// No token before this (a downgraded flow).
-    blocked_until: Time,
+    /// No token before this: the flow's free packets are still leaving its sender.
+    first_grant_at: Time,
     started: Time,
 }
 
@@ -162,17 +187,26 @@ impl Incoming {
         (self.cursor < self.npkts).then_some(self.cursor)
     }
 
+    /// Tokens issued beyond the window ahead of the highest echo: the flow is downgraded.
+    fn downgraded(&self, p: &PhostParams) -> bool {
+        self.issued - self.echoed > p.window
+    }
+
     /// When this flow may next get a token (None: it waits for data, not for time).
     fn eligible_at(&mut self, p: &PhostParams) -> Option<Time> {
         if self.received == self.npkts {
             return None;
         }
-        if self.next_ungranted().is_some() {
-            return Some(self.blocked_until);
-        }
-        // Everything granted, something missing: the holes again, once the sender has had its chance.
         let last = self.last_token.unwrap_or(self.started);
-        Some(self.blocked_until.max(last + p.resend_after))
+        let mut at = self.first_grant_at;
+        if self.downgraded(p) {
+            at = at.max(last + p.downgrade_time);
+        }
+        if self.next_ungranted().is_none() {
+            // Everything granted, something missing: the holes again, once the sender has had its chance.
+            at = at.max(last + p.resend_after);
+        }
+        Some(at)
     }
 }
 
@@ -189,6 +223,8 @@ pub enum Received {
     /// Already held, or unknown to the scheduler.
     Old,
     New,
+    /// The flow's first data packet: its first grant may be due now (see [`TokenScheduler::open`]).
+    First,
     /// The flow's last missing packet: it leaves the scheduler.
     Completes,
 }
@@ -207,13 +243,15 @@ impl TokenScheduler {
     }
 
     /// A flow's RTS (or, if it is lost, its first data packet) announces it: `npkts` packets from `src`, the
-    /// first `free_tokens` of them already granted.
+    /// first `free_tokens` of them already granted (its sender's free tokens), so no grant before their wire
+    /// time has passed or the first of them has arrived.
     pub fn open(&mut self, flow: u32, src: u32, npkts: u32, now: Time) {
         if self.find(flow).is_some() {
             return;
         }
+        let free = npkts.min(self.params.free_tokens);
         let mut granted = BitSet::with_len(npkts as usize);
-        for i in 0..npkts.min(self.params.free_tokens) {
+        for i in 0..free {
             granted.set(i);
         }
         self.flows.push(Incoming {
@@ -224,28 +262,32 @@ impl TokenScheduler {
             received: 0,
             granted,
             cursor: 0,
-            unanswered: 0,
+            issued: free,
+            echoed: free,
             last_token: None,
-            blocked_until: now,
+            first_grant_at: now + free as Time * self.params.token_interval,
             started: now,
         });
     }
 
-    /// Data packet `seq` of `flow` arrived.
-    pub fn on_data(&mut self, flow: u32, seq: u32) -> Received {
+    /// Data packet `seq` of `flow` arrived, spending the flow's token number `token`.
+    pub fn on_data(&mut self, flow: u32, seq: u32, token: u32) -> Received {
         let Some(i) = self.find(flow) else { return Received::Old };
         let f = &mut self.flows[i];
+        f.echoed = f.echoed.max(token.saturating_add(1).min(f.issued));
         if seq >= f.npkts || !f.got.set(seq) {
             return Received::Old;
         }
         f.received += 1;
-        f.unanswered = 0;
         if f.received == f.npkts {
             self.flows.swap_remove(i);
-            Received::Completes
-        } else {
-            Received::New
+            return Received::Completes;
         }
+        if f.received == 1 && f.first_grant_at > f.started && f.npkts > self.params.free_tokens {
+            f.first_grant_at = f.started;
+            return Received::First;
+        }
+        Received::New
     }
 
     /// The token to send at `now`, and the host it goes to, if any flow may have one; the flow's state moves on
@@ -272,14 +314,15 @@ impl TokenScheduler {
                 f.next_ungranted().expect("an unfinished flow has a hole")
             }
         };
+        if f.downgraded(&p) {
+            // Its downgrade time is over: one token, which leaves it a window ahead again.
+            f.echoed = f.issued - p.window;
+        }
         f.granted.set(seq);
         f.last_token = Some(now);
-        f.unanswered += 1;
-        if f.unanswered > p.window {
-            f.blocked_until = now + p.downgrade_time;
-            f.unanswered = 0;
-        }
-        Some((Token { flow: f.flow, seq, expires: now + p.token_expiry }, f.src))
+        let index = f.issued;
+        f.issued += 1;
+        Some((Token { flow: f.flow, seq, expires: now + p.token_expiry, index }, f.src))
     }
 
     /// Packets flow `flow` still misses (0 if it is not here).
@@ -345,6 +388,7 @@ mod tests {
         PhostParams {
             free_tokens: 2,
             token_interval: MTU,
+            grant_interval: MTU + 32_000,
             token_expiry: 3 * MTU / 2,
             window: 3,
             downgrade_time: 25 * MTU,
@@ -357,47 +401,81 @@ mod tests {
         let mut s = TokenScheduler::new(params());
         s.open(7, 1, 10, 0);
         s.open(8, 2, 4, 0);
-        let (t, to) = s.grant(0).unwrap();
-        assert_eq!((t.flow, t.seq, t.expires, to), (8, 2, 3 * MTU / 2, 2)); // packets 0-1 were free
-        let (t, _) = s.grant(MTU).unwrap();
-        assert_eq!((t.flow, t.seq), (8, 3));
+        // Packets 0-1 of each are free: no grant before their wire time.
+        assert!(s.grant(0).is_none());
+        assert_eq!(s.next_eligible(0), Some(2 * MTU));
+        let (t, to) = s.grant(2 * MTU).unwrap();
+        assert_eq!((t.flow, t.seq, t.index, t.expires, to), (8, 2, 2, 2 * MTU + 3 * MTU / 2, 2));
+        let (t, _) = s.grant(3 * MTU).unwrap();
+        assert_eq!((t.flow, t.seq, t.index), (8, 3, 3));
         // Flow 8 has nothing left to grant until the resend timer: flow 7 gets the next token.
-        let (t, _) = s.grant(2 * MTU).unwrap();
-        assert_eq!((t.flow, t.seq), (7, 2));
+        let (t, _) = s.grant(4 * MTU).unwrap();
+        assert_eq!((t.flow, t.seq, t.index), (7, 2, 2));
+    }
+
+    #[test]
+    fn a_flows_first_data_packet_makes_its_first_grant_due() {
+        let mut s = TokenScheduler::new(params());
+        s.open(1, 0, 10, 0);
+        assert!(s.grant(MTU / 2).is_none());
+        assert_eq!(s.on_data(1, 0, 0), Received::First);
+        assert_eq!(s.grant(MTU / 2).map(|(t, _)| t.seq), Some(2));
+        assert_eq!(s.on_data(1, 1, 1), Received::New);
+    }
+
+    #[test]
+    fn the_free_tokens_number_the_flows_first_packets_and_expire_after_their_wire_time() {
+        let p = params();
+        let tokens: Vec<Token> = free_tokens(5, 10, 7, &p).collect();
+        let expires = 7 + 2 * MTU + 3 * MTU / 2;
+        assert_eq!(
+            tokens,
+            vec![Token { flow: 5, seq: 0, expires, index: 0 }, Token { flow: 5, seq: 1, expires, index: 1 }]
+        );
+        assert_eq!(free_tokens(5, 1, 0, &p).count(), 1);
     }
 
     #[test]
     fn a_flow_completes_when_its_last_packet_arrives_and_leaves_the_scheduler() {
         let mut s = TokenScheduler::new(params());
         s.open(1, 0, 2, 0);
-        assert_eq!(s.on_data(1, 0), Received::New);
-        assert_eq!(s.on_data(1, 0), Received::Old);
-        assert_eq!(s.on_data(1, 1), Received::Completes);
+        assert_eq!(s.on_data(1, 0, 0), Received::New);
+        assert_eq!(s.on_data(1, 0, 0), Received::Old);
+        assert_eq!(s.on_data(1, 1, 1), Received::Completes);
         assert_eq!(s.active_flows(), 0);
-        assert_eq!(s.on_data(1, 1), Received::Old);
+        assert_eq!(s.on_data(1, 1, 1), Received::Old);
         assert!(s.grant(0).is_none());
     }
 
     #[test]
-    fn a_sender_that_leaves_more_than_a_window_unanswered_is_downgraded() {
+    fn a_flow_whose_tokens_run_past_its_window_is_downgraded_to_one_token_per_downgrade_time() {
         let mut s = TokenScheduler::new(params());
         s.open(1, 0, 100, 0);
+        s.on_data(1, 0, 0); // its free tokens (0-1) are its sender's own: the window counts from token 2
         for k in 0..4 {
-            assert_eq!(s.grant(k * MTU).unwrap().0.flow, 1);
+            assert_eq!(s.grant(k * MTU).unwrap().0.index, 2 + k as u32);
         }
-        // The fourth token exceeded the window of 3: nothing until 25 MTU-times after it.
+        // Tokens 2-5 issued, none echoed: 4 ahead, over the window of 3.
         assert!(s.grant(4 * MTU).is_none());
         assert_eq!(s.next_eligible(4 * MTU), Some(3 * MTU + 25 * MTU));
-        assert!(s.grant(28 * MTU).is_some());
+        // After the downgrade time: one token, then the wait again.
+        assert_eq!(s.grant(28 * MTU).unwrap().0.index, 6);
+        assert!(s.grant(29 * MTU).is_none());
+        assert_eq!(s.next_eligible(29 * MTU), Some(53 * MTU));
+        // Its data catch up: tokens flow again at once.
+        s.on_data(1, 6, 6);
+        assert_eq!(s.grant(30 * MTU).unwrap().0.index, 7);
     }
 
     #[test]
-    fn data_arriving_keeps_a_flow_within_its_window() {
+    fn data_echoing_their_tokens_keep_a_flow_within_its_window() {
         let mut s = TokenScheduler::new(params());
         s.open(1, 0, 100, 0);
+        s.on_data(1, 0, 0);
+        s.on_data(1, 1, 1);
         for k in 0..10 {
             let (t, _) = s.grant(k * MTU).unwrap();
-            s.on_data(1, t.seq);
+            s.on_data(1, t.seq, t.index);
         }
     }
 
@@ -405,7 +483,7 @@ mod tests {
     fn holes_are_granted_again_after_the_resend_time() {
         let mut s = TokenScheduler::new(params());
         s.open(1, 0, 3, 0);
-        s.on_data(1, 0);
+        s.on_data(1, 0, 0);
         let (t, _) = s.grant(0).unwrap();
         assert_eq!(t.seq, 2);
         // Packets 1 (free) and 2 (granted) never arrive: no token until 9 MTU-times after the last.
@@ -418,15 +496,25 @@ mod tests {
     }
 
     #[test]
+    fn a_flow_within_its_free_tokens_is_granted_its_holes_only_after_their_wire_time_and_the_resend_time() {
+        let p = PhostParams { free_tokens: 12, ..params() };
+        let mut s = TokenScheduler::new(p);
+        s.open(1, 0, 12, 0);
+        assert_eq!(s.on_data(1, 0, 0), Received::New); // no grant to hurry: every packet is free
+        assert_eq!(s.next_eligible(0), Some(12 * MTU));
+        assert_eq!(s.grant(12 * MTU).map(|(t, _)| t.seq), Some(1));
+    }
+
+    #[test]
     fn the_sender_spends_the_shortest_flows_unexpired_token_first() {
         let mut store = TokenStore::default();
-        store.add(Token { flow: 1, seq: 5, expires: 10 }, 50);
-        store.add(Token { flow: 2, seq: 0, expires: 3 }, 2);
-        store.add(Token { flow: 3, seq: 1, expires: 20 }, 7);
+        store.add(Token { flow: 1, seq: 5, expires: 10, index: 5 }, 50);
+        store.add(Token { flow: 2, seq: 0, expires: 3, index: 0 }, 2);
+        store.add(Token { flow: 3, seq: 1, expires: 20, index: 1 }, 7);
         assert_eq!(store.take(5).map(|t| t.flow), Some(3)); // flow 2's token expired at 3
         assert_eq!(store.take(5).map(|t| t.flow), Some(1));
         assert!(store.take(5).is_none());
-        store.add(Token { flow: 4, seq: 0, expires: 30 }, 1);
+        store.add(Token { flow: 4, seq: 0, expires: 30, index: 0 }, 1);
         store.forget(4);
         assert!(store.is_empty());
     }
