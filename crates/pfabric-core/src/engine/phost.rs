@@ -73,6 +73,13 @@ impl Simulation {
     fn phost_grant(&mut self, host: u32) {
         let now = self.now;
         let ph = self.phost.as_mut().unwrap();
+        let ready = ph.grant_ready_at[host as usize];
+        if now < ready {
+            // Armed before a new flow's RTS held the grants back.
+            self.phost_arm(host, GRANT, ready);
+            return;
+        }
+        let ph = self.phost.as_mut().unwrap();
         let rx = &mut ph.rx[host as usize];
         match rx.grant(now) {
             Some((token, to)) => {
@@ -174,10 +181,19 @@ impl Simulation {
         let conn = self.conns[slot as usize].as_mut().unwrap();
         let npkts = conn.sender.sb.npkts;
         let ph = self.phost.as_mut().unwrap();
-        let rx = &mut ph.rx[node as usize];
-        if !conn.receiver.is_complete() {
-            rx.open(pkt.flow, pkt.src, npkts, self.now);
+        if !conn.receiver.is_complete() && ph.rx[node as usize].open(pkt.flow, pkt.src, npkts, self.now) {
+            // A new flow's free packets will take this host's link for their wire time: no grant meanwhile, so
+            // that granted data and free packets do not arrive together (the authors' receiver holds too). Holds
+            // add up to two BDPs (twice the free tokens) at most: new flows' free packets arriving together
+            // beyond about that overflow the last hop's buffer anyway, and a longer hold only idles the link (an
+            // incast of 20 flows finishes 12% late with uncapped holds; on one bottleneck at load 0.7 a cap of
+            // one BDP costs 7% of mean slowdown, two none).
+            let (mtu, free_tokens) = (ph.params.token_interval, ph.params.free_tokens as Time);
+            let free = npkts.min(ph.params.free_tokens) as Time;
+            let ready = &mut ph.grant_ready_at[node as usize];
+            *ready = ((*ready).max(self.now) + free * mtu).min(self.now + 2 * free_tokens * mtu);
         }
+        let rx = &mut ph.rx[node as usize];
         if pkt.kind == PacketKind::Probe {
             self.pool.release(id);
             let now = self.now;
@@ -300,6 +316,39 @@ mod tests {
         let bytes = 20.0 * 137.0 * 1500.0;
         let best = bytes * 8.0 / 10e9 * 1e12;
         assert!((last as f64) < 1.1 * best + 50e6, "last finish {last} ps, best {best}");
+    }
+
+    /// Many senders into one receiver (a star's host 0) at 70% of its link, flows of 10 to 100 packets: each new
+    /// flow's RTS holds the receiver's grants while its free packets arrive, so free and granted packets do not
+    /// pile up on the one link (without the hold, 16% of data packets were dropped in such a run; with it, 0.1%).
+    #[test]
+    fn on_one_bottleneck_free_packets_and_granted_ones_share_the_link_without_loss() {
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as f64 / (1u64 << 31) as f64
+        };
+        let mut flows = Vec::new();
+        let mut t = 0.0;
+        for _ in 0..2000 {
+            let npkts = 10 + (next() * 90.0) as u64;
+            // Mean 55 packets of 1.2 us at 10 Gbps: one flow per 94 us offers 0.7 of the link.
+            t += -(1.0 - next()).ln() * 94e-6;
+            flows.push((t, 1 + (next() * 198.0) as u32, 0, npkts * 1460));
+        }
+        let json = format!(
+            r#"{{"topology": {{"kind": "star", "hosts": 200}}, "scheme": {{"name": "phost"}}, "workload": {}}}"#,
+            trace(&flows)
+        );
+        let sim = run(&json);
+        let c = sim.counters();
+        assert_eq!(c.flows_finished, 2000);
+        assert!(
+            (c.data_packets_dropped as f64) < 0.01 * c.data_packets_sent as f64,
+            "{} of {} data packets dropped",
+            c.data_packets_dropped,
+            c.data_packets_sent
+        );
     }
 
     /// Web search at 60% load on the paper's fabric: every flow finishes, none below its ideal, every data

@@ -13,7 +13,10 @@
 //!   it reaches the sender.
 //! - A flow with free tokens gets its first grant once its free packets are on their way: at its first data
 //!   packet, or their wire time after its RTS. (Granted at the RTS, the first tokens reach a sender still busy
-//!   with its free packets, expire, and leave holes.)
+//!   with its free packets, expire, and leave holes.) And a new flow's RTS holds the receiver's grants to all
+//!   its flows for its free packets' wire time, the link time they will take (without it, many senders'
+//!   free packets on top of granted data overflow a receiver's link: on one bottleneck at load 0.7, mean
+//!   slowdown 3.6 against 1.9).
 //! - Each data packet echoes the number of the token it spends. A flow whose tokens run more than `window`
 //!   ahead of the highest echo is downgraded: one token per `downgrade_time`, so a sender busy with other
 //!   receivers' tokens does not hold this receiver's link idle (the authors' capability gap).
@@ -244,10 +247,10 @@ impl TokenScheduler {
 
     /// A flow's RTS (or, if it is lost, its first data packet) announces it: `npkts` packets from `src`, the
     /// first `free_tokens` of them already granted (its sender's free tokens), so no grant before their wire
-    /// time has passed or the first of them has arrived.
-    pub fn open(&mut self, flow: u32, src: u32, npkts: u32, now: Time) {
+    /// time has passed or the first of them has arrived. False if the flow was already open.
+    pub fn open(&mut self, flow: u32, src: u32, npkts: u32, now: Time) -> bool {
         if self.find(flow).is_some() {
-            return;
+            return false;
         }
         let free = npkts.min(self.params.free_tokens);
         let mut granted = BitSet::with_len(npkts as usize);
@@ -268,6 +271,7 @@ impl TokenScheduler {
             first_grant_at: now + free as Time * self.params.token_interval,
             started: now,
         });
+        true
     }
 
     /// Data packet `seq` of `flow` arrived, spending the flow's token number `token`.
