@@ -22,13 +22,12 @@ Checked (small-flow mean FCT):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..presets import Check
 from . import _aifo
-from .common import Done
+from .common import Done, series
 from .figure import Figure
 
 VARIANTS = {
@@ -39,6 +38,14 @@ VARIANTS = {
 CLOSE = 1.85
 # The authors' data (the .dat above), lowest to highest load: PIFO's own growth, for the narrowing check.
 AUTHORS_PIFO_GROWTH = 0.138 / 0.0613
+# The authors' arrival rates (MainFigure7.java: flows per second over the 10/40 Gbps fabric, plotted as loads
+# 0.2-0.8; they offer 0.20-1.04 of the host links) and their small-flow means at the lowest and the highest, ms
+# (the .dat above). Ours run at the same rates (`RATE_RUNS`, the figure's flow count each), so that the narrowing
+# check can show which scheme's growth differs from theirs.
+AUTHORS_RATES = (36_000, 52_000, 70_000, 89_000, 111_000, 141_500, 190_000)
+AUTHORS_RATE_ENDS_MS = {"PIFO": (0.0613, 0.1380), "SP-PIFO": (0.0681, 0.1145), "AIFO": (0.1071, 0.1600)}
+AT_RATES = "{} at the authors' rates"
+RATE_RUNS = {AT_RATES.format(label): _aifo.SCHEMES[label] for label in AUTHORS_RATE_ENDS_MS}
 
 
 def close_to(done: Done, other: str) -> Check | None:
@@ -68,6 +75,20 @@ def below_at_highest_load(done: Done, other: str) -> Check | None:
     )
 
 
+def at_authors_rates(done: Done) -> str:
+    """Each scheme's small-flow growth from the authors' lowest arrival rate to their highest, ours beside theirs
+    (empty unless `RATE_RUNS` ran at both)."""
+    shown = []
+    for label, (low, high) in AUTHORS_RATE_ENDS_MS.items():
+        xs, ys = series(done, "arrival_rate_per_s", _aifo.small_mean_ms, scheme=AT_RATES.format(label))
+        if len(xs) < 2 or (xs[0], xs[-1]) != (AUTHORS_RATES[0], AUTHORS_RATES[-1]):
+            return ""
+        shown.append(f"{label} x{ys[-1] / ys[0]:.2f} (theirs x{high / low:.2f})")
+    return f"; at the authors' arrival rates, {AUTHORS_RATES[0]:,} to {AUTHORS_RATES[-1]:,}/s: " + ", ".join(
+        shown
+    )
+
+
 def narrows(done: Done, other: str) -> Check | None:
     xs, aifo = _aifo.values(done, "AIFO", _aifo.small_mean_ms)
     _, theirs = _aifo.values(done, other, _aifo.small_mean_ms)
@@ -78,6 +99,7 @@ def narrows(done: Done, other: str) -> Check | None:
     paper = "gap gets smaller"
     if other == "PIFO":
         ours += f"; PIFO itself x{theirs[-1] / theirs[0]:.2f}, AIFO x{aifo[-1] / aifo[0]:.2f}"
+        ours += at_authors_rates(done)
         paper += (
             f" (authors' web-search data: 1.75 -> 1.16, their PIFO x{AUTHORS_PIFO_GROWTH:.2f}, AIFO x1.49)"
         )
@@ -120,11 +142,19 @@ def fct_vs_load_figure(
     workload: tuple[str, str] = (_aifo.WORKLOAD, _aifo.CDF),
     topology: dict | None = None,
     checks: Callable[[Done], list[Check]] = checks,
+    rates: Sequence[int] = (),
 ) -> Figure:
     """Figure 7's sweep on a `workload` (label, packaged CDF) and leaf-spine `topology` (None: the 10/40 Gbps
     fabric), described as `setting` ("web search"), with `checks` (default: all of Figure 7's; a setting
     the paper does not show carries only `general_checks`)."""
     title = f"AIFO Figure 7: FCT vs load, {setting}"
+
+    def points(quick: bool) -> list:
+        """The sweep over loads, and `RATE_RUNS` at each of `rates` (quick: the lowest and the highest)."""
+        out = _aifo.points(quick, VARIANTS, topology=topology, workload=workload)
+        for rate in rates[:: len(rates) - 1] if quick and len(rates) > 1 else rates:
+            out += _aifo.rate_points(quick, RATE_RUNS, rate, lengths=(1,), topology=topology)
+        return out
 
     def plot(done: Done, out_dir: Path) -> list[Path]:
         return _aifo.plot_fct(done, out_dir, "fct_vs_load", f"{title}, SRPT ranks", list(VARIANTS))
@@ -136,7 +166,7 @@ def fct_vs_load_figure(
         shows=f"{setting}: small-flow mean and p99 FCT and large-flow mean FCT vs load: TCP, DCTCP, PIFO, "
         "SP-PIFO, AIFO",
         schemes=("tcp", "dctcp", "pifo", "sp-pifo", "aifo"),
-        points=partial(_aifo.points, variants=VARIANTS, topology=topology, workload=workload),
+        points=points,
         plot=plot,
         checks=checks,
         table=_aifo.rows,
@@ -153,4 +183,4 @@ def fct_vs_load_figure(
     )
 
 
-FIGURE = fct_vs_load_figure("aifo-fig7", "web search")
+FIGURE = fct_vs_load_figure("aifo-fig7", "web search", rates=AUTHORS_RATES)
