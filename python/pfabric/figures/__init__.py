@@ -35,6 +35,7 @@ _MODULES = (
     *(f"aifo_fig{n}" for n in range(8, 17)),
     "cs244",
     "beyond_fct",
+    "phost",
 )
 
 FIGURES: dict[str, Figure] = {}

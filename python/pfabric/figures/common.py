@@ -51,6 +51,7 @@ SCHEMES: dict[str, dict[str, Any]] = {
     # HKUST-SING/PIAS-NS2 scripts/run_lldct_dctcp.py), so it keeps PIAS's hosts (70-packet initial window, 2 ms
     # minimum RTO), buffer and per-port ECN marking: the pias bundle over a drop-tail FIFO.
     "DCTCP (PIAS set-up)": {"name": "pias", "switch": "droptail"},
+    "pHost": {"name": "phost"},
 }
 # Line styles per label, stable across figures.
 STYLE: dict[str, dict[str, Any]] = {
@@ -69,6 +70,7 @@ STYLE: dict[str, dict[str, Any]] = {
     "PRIO-log": {"color": "tab:cyan", "marker": "X"},
     "PIAS": {"color": "tab:gray", "marker": "D"},
     "DCTCP (PIAS set-up)": {"color": "tab:green", "marker": "^", "linestyle": ":"},
+    "pHost": {"color": "tab:pink", "marker": "*"},
 }
 
 WORKLOADS = {"web search": "websearch", "data mining": "datamining"}

@@ -1,0 +1,180 @@
+"""pHost (Gao et al., CoNEXT 2015) on the pFabric paper's fabric, beside pFabric and Ideal: mean normalized FCT
+vs load (web search and data mining), the small flows' mean, and the pFabric paper's incast (Figure 6's
+set-up: a 100 MB request striped over N senders).
+
+Checked against pHost's abstract: "pHost achieves performance on par with pFabric (within 4% for typical
+conditions)", read as the mean normalized FCT over all flows at load 0.6 (the load of the authors' scripts,
+NetSys/simulator py/run_experiments.py), both workloads: pHost over pFabric at most +4%. This check fails today
+(web search: about +13%). The authors' own simulator, built and run on the same fabric, is further from it
+(docs/receiver-driven-notes.md: pHost 1.50x pFabric's mean there, 1.28-1.46x on their 40 Gbps set-up), so the
+abstract's number is not one their code reproduces either; what it requires is still open.
+
+Incast: pHost's receiver grants one packet per MTU plus a header's wire time (1540 of 1500 bytes, 2.7% of
+headroom for tokens and ACKs beside the data), so a fan-in completes at best 2.7% after the best possible; checked
+at 50 senders within that headroom plus 1 point. pFabric's and TCP's collapse, or not, is Figure 6's business.
+
+The pFabric and Ideal runs are Figure 7's (shared through the store, same scenarios).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..presets import Check, _fan_in, best_fan_in_finish_s, request_completion_s
+from ..scenario import Scenario
+from .common import (
+    LOAD,
+    LOADS,
+    LOADS_QUICK,
+    NFCT,
+    SMALL,
+    WORKLOADS,
+    Done,
+    bin_stat,
+    fct_points,
+    fct_table,
+    line_panels,
+    mean_nfct,
+    scheme_lines,
+    select,
+    series,
+)
+from .figure import Figure
+
+SCHEMES = ("pFabric", "pHost", "Ideal")
+# The abstract's "within 4% for typical conditions", at the load the authors' scripts run.
+CLAIM_LOAD, WITHIN = 0.6, 0.04
+INCAST_SENDERS = (5, 20, 50)
+INCAST_BYTES = 100_000_000
+# The receiver's grant pacing leaves 40 of every 1540 bytes for control packets: the best a granted transfer does.
+GRANT_HEADROOM = 40 / 1500
+INCAST_ALLOWANCE = 0.01
+# What the authors' own simulator gives on this fabric (docs/receiver-driven-notes.md: YAPS built and run here,
+# web search, load 0.6, free tokens and window 12, 10,000 flows): shown beside ours, not checked.
+AUTHORS_WEB_SEARCH = " (the authors' simulator on this fabric: 1.99 against 1.33, +50%)"
+
+
+def points(quick: bool) -> list:
+    loads = sorted({*(LOADS_QUICK if quick else LOADS), CLAIM_LOAD})
+    out = fct_points(quick, SCHEMES, loads=loads)
+    out += [
+        (
+            {"incast": True, "senders": n, "scheme": "pHost"},
+            Scenario.from_dict(_fan_in(n, scheme={"name": "phost"}, total_bytes=INCAST_BYTES)),
+        )
+        for n in INCAST_SENDERS
+    ]
+    return out
+
+
+def load_runs(done: Done) -> Done:
+    return [(labels, result) for labels, result in done if "incast" not in labels]
+
+
+def within_pfabric(done: Done) -> list[Check]:
+    out = []
+    for workload in WORKLOADS:
+        at = {
+            l["scheme"]: mean_nfct(r) for l, r in select(load_runs(done), workload=workload, load=CLAIM_LOAD)
+        }
+        if "pHost" not in at or "pFabric" not in at:
+            continue
+        over = at["pHost"] / at["pFabric"] - 1
+        out.append(
+            Check(
+                f"{workload}: pHost's mean normalized FCT within {WITHIN:.0%} of pFabric's at load {CLAIM_LOAD}",
+                f"pHost {at['pHost']:.3f}, pFabric {at['pFabric']:.3f}: {over * 100:+.1f}%"
+                + (AUTHORS_WEB_SEARCH if workload == "web search" else ""),
+                "within 4% for typical conditions (pHost abstract)",
+                over <= WITHIN,
+            )
+        )
+    return out
+
+
+def incast_near_best(done: Done) -> Check | None:
+    runs = select(done, incast=True, senders=max(INCAST_SENDERS))
+    if not runs:
+        return None
+    result = runs[0][1]
+    rct, best = request_completion_s(result), best_fan_in_finish_s(result)
+    over = rct / best - 1
+    bound = GRANT_HEADROOM + INCAST_ALLOWANCE
+    return Check(
+        f"incast, {INCAST_BYTES // 10**6} MB over {max(INCAST_SENDERS)} senders: pHost's request completes within "
+        f"its grant pacing's headroom ({GRANT_HEADROOM:.1%}) plus 1 point of the best possible",
+        f"{rct * 1e3:.2f} ms against {best * 1e3:.2f} ms: {over * 100:+.1f}%",
+        f"at most {bound:.1%} over (ours; the pFabric paper's Fig. 6 set-up)",
+        0 <= over <= bound,
+    )
+
+
+def checks(done: Done) -> list[Check]:
+    return [*within_pfabric(done), *[c for c in (incast_near_best(done),) if c]]
+
+
+def plot(done: Done, out_dir: Path) -> list[Path]:
+    runs = load_runs(done)
+    panels = []
+    for workload in WORKLOADS:
+        on = select(runs, workload=workload)
+        panels.append(
+            {
+                "title": f"{workload}: all flows",
+                "xlabel": LOAD,
+                "ylabel": NFCT,
+                "lines": scheme_lines(on, mean_nfct, SCHEMES),
+            }
+        )
+        panels.append(
+            {
+                "title": f"{workload}: (0, 100KB] average",
+                "xlabel": LOAD,
+                "ylabel": NFCT,
+                "lines": scheme_lines(on, lambda r: bin_stat(r, SMALL), SCHEMES),
+            }
+        )
+    incast = select(done, incast=True)
+    if incast:
+        xs, ys = series(incast, "senders", lambda r: request_completion_s(r) * 1e3)
+        _, best = series(incast, "senders", lambda r: best_fan_in_finish_s(r) * 1e3)
+        panels.append(
+            {
+                "title": f"incast: {INCAST_BYTES // 10**6} MB over N senders",
+                "xlabel": "number of senders",
+                "ylabel": "request completion time (ms)",
+                "lines": [("pHost", xs, ys), ("best possible (with headers)", xs, best)],
+            }
+        )
+    return line_panels(out_dir, "phost", panels, "pHost on the pFabric paper's fabric")
+
+
+def table(done: Done) -> list[dict]:
+    rows = fct_table(load_runs(done))
+    for labels, result in select(done, incast=True):
+        rows.append(
+            {
+                **labels,
+                "request_completion_ms": round(request_completion_s(result) * 1e3, 4),
+                "best_ms": round(best_fan_in_finish_s(result) * 1e3, 4),
+            }
+        )
+    return rows
+
+
+FIGURE = Figure(
+    name="phost",
+    paper="pHost",
+    title="pHost on the pFabric paper's fabric",
+    shows="mean normalized FCT vs load and the small flows' mean (web search, data mining), pHost beside "
+    "pFabric and Ideal; the pFabric paper's incast for pHost",
+    schemes=("phost", "pfabric", "ideal"),
+    points=points,
+    plot=plot,
+    checks=checks,
+    table=table,
+    notes=(
+        "pHost runs with its authors' rules and parameters (`pfabric schemes`; docs/receiver-driven-notes.md).",
+        "Loads are Figure 7's plus 0.6, the load of the pHost authors' scripts.",
+    ),
+)
