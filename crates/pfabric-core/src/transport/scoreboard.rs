@@ -116,6 +116,7 @@ impl Scoreboard {
 
     /// Cumulative ACK up to `cum` (exclusive). Returns the number of packets newly acknowledged by it and
     /// calls `on_acked` with each newly acknowledged packet that was not SACKed before.
+    #[inline]
     pub fn cumulative_ack(&mut self, cum: u32, mut on_acked: impl FnMut(u32)) -> u32 {
         if cum <= self.una {
             return 0;
@@ -139,6 +140,7 @@ impl Scoreboard {
     }
 
     /// Selective acknowledgement of packet `i`. Returns whether it is news.
+    #[inline]
     pub fn sack(&mut self, i: u32) -> bool {
         if i < self.una || i >= self.nxt || !self.sacked.set(i) {
             return false;
