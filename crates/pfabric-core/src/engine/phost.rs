@@ -79,7 +79,6 @@ impl Simulation {
             self.phost_arm(host, GRANT, ready);
             return;
         }
-        let ph = self.phost.as_mut().unwrap();
         let rx = &mut ph.rx[host as usize];
         match rx.grant(now) {
             Some((token, to)) => {
@@ -188,10 +187,11 @@ impl Simulation {
             // beyond about that overflow the last hop's buffer anyway, and a longer hold only idles the link (an
             // incast of 20 flows finishes 12% late with uncapped holds; on one bottleneck at load 0.7 a cap of
             // one BDP costs 7% of mean slowdown, two none).
-            let (mtu, free_tokens) = (ph.params.token_interval, ph.params.free_tokens as Time);
-            let free = npkts.min(ph.params.free_tokens) as Time;
+            let mtu = ph.params.token_interval;
+            let hold = ph.params.free_count(npkts) as Time * mtu;
+            let cap = 2 * ph.params.free_tokens as Time * mtu;
             let ready = &mut ph.grant_ready_at[node as usize];
-            *ready = ((*ready).max(self.now) + free * mtu).min(self.now + 2 * free_tokens * mtu);
+            *ready = ((*ready).max(self.now) + hold).min(self.now + cap);
         }
         let rx = &mut ph.rx[node as usize];
         if pkt.kind == PacketKind::Probe {

@@ -96,6 +96,13 @@ pub struct PhostParams {
     pub resend_after: Time,
 }
 
+impl PhostParams {
+    /// How many of a flow's `npkts` packets go on its free tokens.
+    pub fn free_count(&self, npkts: u32) -> u32 {
+        npkts.min(self.free_tokens)
+    }
+}
+
 /// Permission to send packet `seq` of `flow` until `expires` (its arrival at the sender plus `token_expiry`);
 /// `index` numbers the flow's tokens from 0 (its free ones first), and the data packet echoes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +116,7 @@ pub struct Token {
 /// The free tokens of a flow of `npkts` packets opening at `now`: packets 0.., numbered 0.., each valid until the
 /// free packets' wire time plus a token's lifetime has passed.
 pub fn free_tokens(flow: u32, npkts: u32, now: Time, p: &PhostParams) -> impl Iterator<Item = Token> {
-    let count = npkts.min(p.free_tokens);
+    let count = p.free_count(npkts);
     let expires = now + count as Time * p.token_interval + p.token_expiry;
     (0..count).map(move |i| Token { flow, seq: i, expires, index: i })
 }
@@ -252,7 +259,7 @@ impl TokenScheduler {
         if self.find(flow).is_some() {
             return false;
         }
-        let free = npkts.min(self.params.free_tokens);
+        let free = self.params.free_count(npkts);
         let mut granted = BitSet::with_len(npkts as usize);
         for i in 0..free {
             granted.set(i);
