@@ -821,6 +821,7 @@ impl Simulation {
         self.loss.offered[cell] += (p.kind == PacketKind::Data) as u64;
         let wire = p.wire;
         if ps.busy_until <= self.now && ps.queued_bytes == 0 {
+            ps.queue.pass_through(id, &self.pool);
             self.transmit(port, id, wire, self.now);
             return;
         }

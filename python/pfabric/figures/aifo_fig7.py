@@ -18,6 +18,11 @@ Checked (small-flow mean FCT):
   authors' data: AIFO / PIFO 1.75 -> 1.16, AIFO / SP-PIFO 1.57 -> 1.40). In the authors' data the gap to PIFO
   narrows because their PIFO's small flows slow down x2.25 from load 0.2 to 0.8 while AIFO's slow x1.49; the
   PIFO check shows PIFO's own growth beside the ratio.
+
+The experiment behind the two PIFO checks (`pifo_as_srpt`): PIFO, SP-PIFO, AIFO and Ideal (flow-level SRPT over
+the fabric) at the authors' own arrival rates. Where Ideal's small flows hardly slow down, our PIFO follows it and
+our AIFO grows as the authors' does, the narrowing (and AIFO's closeness to PIFO at the top) needs a PIFO far
+slower than the SRPT schedule it implements: the divergence is the authors' PIFO curve, and the check says so.
 """
 
 from __future__ import annotations
@@ -45,7 +50,17 @@ AUTHORS_PIFO_GROWTH = 0.138 / 0.0613
 AUTHORS_RATES = (36_000, 52_000, 70_000, 89_000, 111_000, 141_500, 190_000)
 AUTHORS_RATE_ENDS_MS = {"PIFO": (0.0613, 0.1380), "SP-PIFO": (0.0681, 0.1145), "AIFO": (0.1071, 0.1600)}
 AT_RATES = "{} at the authors' rates"
-RATE_RUNS = {AT_RATES.format(label): _aifo.SCHEMES[label] for label in AUTHORS_RATE_ENDS_MS}
+# The experiment behind the PIFO checks: Ideal (flow-level SRPT over the whole fabric, what a PIFO of SRPT ranks
+# approximates) at the same rates. Its small-flow growth is what exact SRPT scheduling gives on this fabric and
+# workload; a PIFO far above it is slowed by something other than the schedule it implements.
+RATE_RUNS = {
+    **{AT_RATES.format(label): _aifo.SCHEMES[label] for label in AUTHORS_RATE_ENDS_MS},
+    AT_RATES.format("Ideal"): {"name": "ideal"},
+}
+# How near our PIFO's growth must stay to Ideal's, and our AIFO's to the authors', for the experiment to explain a
+# PIFO check (our bound; the claim has no number): 15%. The growths themselves are steady: over seeds 1-4 at 20,000
+# flows, AIFO's small-flow mean varies by under 2% at either end rate.
+GROWTH_MATCH = 0.15
 
 
 def close_to(done: Done, other: str) -> Check | None:
@@ -59,6 +74,7 @@ def close_to(done: Done, other: str) -> Check | None:
         f"AIFO / {other} from {min(ratios):.2f} to {max(ratios):.2f}",
         "close (authors' web-search data: AIFO / PIFO 1.16-1.75, / SP-PIFO 1.40-1.68)",
         all(1 / CLOSE <= r <= CLOSE for r in ratios),
+        explained=pifo_as_srpt(done) if other == "PIFO" else None,
     )
 
 
@@ -75,17 +91,57 @@ def below_at_highest_load(done: Done, other: str) -> Check | None:
     )
 
 
+def rate_growth(done: Done, label: str) -> float | None:
+    """`label`'s small-flow mean at the authors' highest arrival rate over that at their lowest, from `RATE_RUNS`
+    (None unless it ran at both)."""
+    xs, ys = series(done, "arrival_rate_per_s", _aifo.small_mean_ms, scheme=AT_RATES.format(label))
+    if len(xs) < 2 or (xs[0], xs[-1]) != (AUTHORS_RATES[0], AUTHORS_RATES[-1]):
+        return None
+    return ys[-1] / ys[0]
+
+
 def at_authors_rates(done: Done) -> str:
     """Each scheme's small-flow growth from the authors' lowest arrival rate to their highest, ours beside theirs
     (empty unless `RATE_RUNS` ran at both)."""
     shown = []
     for label, (low, high) in AUTHORS_RATE_ENDS_MS.items():
-        xs, ys = series(done, "arrival_rate_per_s", _aifo.small_mean_ms, scheme=AT_RATES.format(label))
-        if len(xs) < 2 or (xs[0], xs[-1]) != (AUTHORS_RATES[0], AUTHORS_RATES[-1]):
+        growth = rate_growth(done, label)
+        if growth is None:
             return ""
-        shown.append(f"{label} x{ys[-1] / ys[0]:.2f} (theirs x{high / low:.2f})")
+        shown.append(f"{label} x{growth:.2f} (theirs x{high / low:.2f})")
     return f"; at the authors' arrival rates, {AUTHORS_RATES[0]:,} to {AUTHORS_RATES[-1]:,}/s: " + ", ".join(
         shown
+    )
+
+
+def pifo_as_srpt(done: Done) -> str | None:
+    """The experiment behind the PIFO checks, as its evidence, or None where it does not hold (or did not run).
+
+    The authors' AIFO / PIFO gap narrows, and their AIFO comes within 1.16x of PIFO, because their PIFO's small
+    flows slow down x2.25 from their lowest arrival rate to their highest. It holds when: Ideal (exact SRPT over
+    the fabric) grows far less than that (their PIFO's growth is over 1.5x Ideal's), our PIFO grows as Ideal does
+    (within `GROWTH_MATCH`), and our AIFO grows as theirs does (within `GROWTH_MATCH`), so that the divergence is
+    their PIFO's departure from the SRPT it implements, not AIFO's."""
+    growth = {label: rate_growth(done, label) for label in ("Ideal", "PIFO", "AIFO")}
+    if any(g is None for g in growth.values()):
+        return None
+    ideal, pifo, aifo = growth["Ideal"], growth["PIFO"], growth["AIFO"]
+    theirs_aifo = AUTHORS_RATE_ENDS_MS["AIFO"][1] / AUTHORS_RATE_ENDS_MS["AIFO"][0]
+    holds = (
+        AUTHORS_PIFO_GROWTH > 1.5 * ideal
+        and abs(pifo / ideal - 1) <= GROWTH_MATCH
+        and abs(aifo / theirs_aifo - 1) <= GROWTH_MATCH
+    )
+    if not holds:
+        return None
+    top_over_low = AUTHORS_RATE_ENDS_MS["AIFO"][1] / AUTHORS_RATE_ENDS_MS["PIFO"][0]
+    return (
+        f"from {AUTHORS_RATES[0]:,} to {AUTHORS_RATES[-1]:,} flows/s, exact SRPT over the fabric (Ideal) slows "
+        f"small flows x{ideal:.2f} and our PIFO x{pifo:.2f}, while the authors' PIFO slows x{AUTHORS_PIFO_GROWTH:.2f}: "
+        f"their narrowing needs a PIFO {AUTHORS_PIFO_GROWTH / ideal:.1f}x further from SRPT than the schedule it "
+        f"implements. AIFO grows within {GROWTH_MATCH:.0%} of theirs (ours x{aifo:.2f}, theirs x{theirs_aifo:.2f}). "
+        f"Had their PIFO stayed at its lowest-rate mean, their own AIFO / PIFO at the highest rate would be "
+        f"{top_over_low:.2f}"
     )
 
 
@@ -103,7 +159,10 @@ def narrows(done: Done, other: str) -> Check | None:
         paper += (
             f" (authors' web-search data: 1.75 -> 1.16, their PIFO x{AUTHORS_PIFO_GROWTH:.2f}, AIFO x1.49)"
         )
-    return Check(f"the gap between AIFO and {other} narrows as the load grows", ours, paper, high < low)
+    why = pifo_as_srpt(done) if other == "PIFO" else None
+    return Check(
+        f"the gap between AIFO and {other} narrows as the load grows", ours, paper, high < low, explained=why
+    )
 
 
 def general_checks(done: Done) -> list[Check]:

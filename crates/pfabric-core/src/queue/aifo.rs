@@ -145,6 +145,14 @@ impl Aifo {
         None
     }
 
+    /// An arrival of rank `rank` that the idle port sends at once: admitted (the queue is empty), it counts
+    /// toward the sampling period and may enter the window as any arrival does.
+    #[inline]
+    pub fn pass_through(&mut self, rank: u64) {
+        debug_assert!(self.fifo.is_empty());
+        self.sample(rank);
+    }
+
     /// Count the arrival toward the sampling period; the first of each period enters the window.
     #[inline]
     fn sample(&mut self, rank: u64) {

@@ -80,6 +80,15 @@ impl SpPifo {
         None
     }
 
+    /// An arrival of rank `rank` that the idle port sends at once: mapped to its queue (empty, so it has room),
+    /// it moves the bounds as any admitted arrival does.
+    #[inline]
+    pub fn pass_through(&mut self, rank: u64) {
+        debug_assert_eq!(self.len, 0);
+        let q = self.target(rank);
+        self.adapt(q, rank);
+    }
+
     /// Push-up, or push-down after an inversion at the top queue.
     #[inline]
     fn adapt(&mut self, q: usize, rank: u64) {
