@@ -44,6 +44,10 @@ fn scenario(name: &str) -> Option<Value> {
         "pfabric-websearch-0.6-500" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 500), "scheme": {"name": "pfabric"}})
         }
+        // A rank-based port on every link (AIFO, SRPT ranks, over the AIFO authors' hosts): the ranked path.
+        "aifo-websearch-0.6-500" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 500), "scheme": {"name": "aifo"}})
+        }
         "pfabric-websearch-0.6-2k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 2_000), "scheme": {"name": "pfabric"}})
         }
