@@ -644,7 +644,7 @@ impl Simulation {
         let deadline = self.deadline_of(id); // floored at min_factor x the ideal FCT
         let mut sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
         sender.fixed_rank = f.rank;
-        let receiver = Receiver::new(sender.sb.npkts);
+        let receiver = Receiver::new(sender.sb.npkts, self.transport.three_way_handshake());
         let slot = self.open_connection(id, Connection { sender, receiver, receiver_only: false });
         self.active_flows += 1;
         self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
@@ -1026,6 +1026,10 @@ impl Simulation {
             }
         }
         let arrival = conn.receiver.on_packet(pkt.seq);
+        if arrival == Arrival::Silent {
+            self.pool.release(id);
+            return; // the handshake's final ACK, or data that overtook it: nothing to acknowledge
+        }
         if arrival == Arrival::Completes && self.fct_end == FctEnd::Delivered {
             // Inline, not `complete`: `conn` is still borrowed (its ACK is made below).
             match &mut self.block {

@@ -1,8 +1,10 @@
 """The AIFO paper's simulation set-up (SIGCOMM 2021, section 5.1) and what its FCT figures share.
 
-Leaf-spine of 144 hosts at 10/40 Gbps (the pFabric fabric; Figure 10 uses 1/4 Gbps), web search flow sizes
+Leaf-spine of 144 hosts at 10/40 Gbps (the pFabric paper's 9 racks of 16 under 4 spines, with the authors' 20 ns
+links, no host delay and one ECMP path per flow: `FABRIC`; Figure 10 uses 1/4 Gbps), web search flow sizes
 as the AIFO and SP-PIFO code samples them (netbench's pFabric web search "lower bound", a step CDF), Poisson
-arrivals. TCP and DCTCP use 146 KB buffers and DCTCP marks at 14.6 KB, over the authors' NewReno (`NEWRENO`);
+arrivals. TCP and DCTCP use 146 KB buffers and DCTCP marks at 14.6 KB, over the authors' NewReno (`NEWRENO`:
+its handshake and recovery, `AUTHORS_HOSTS`, on every host);
 PIFO (80 packets), SP-PIFO (8 x 10 packets), AIFO (20 packets, window 20, one sample per 15 arrivals,
 k = 0.1), PIEO and AFQ keep the core's paper defaults (DESIGN section 4), hosts included; ranks are SRPT
 (remaining unsent bytes) unless a figure says STFQ. Results in the AIFO paper's bins, flows under 100 KB and of 1 MB or more, FCT in ms.
@@ -37,7 +39,25 @@ SLOW_LINKS = {"host_rate_gbps": 1, "core_rate_gbps": 4}  # the 1G/4G leaf-spine 
 # (44 packets), a timeout of SRTT + 4 RTTVAR with no floor, 300 us before the first sample. Their SRPT
 # hosts (the schedulers' `tcp` host, the core's default for them) open at 30 segments instead: much of the
 # paper's small-flow gap between the schedulers and TCP/DCTCP comes from that difference (README).
-NEWRENO = {"init_cwnd_pkts": 3, "max_cwnd_pkts": 44, "min_rto_us": 0, "init_rto_us": 300}
+# Every one of their sockets, TCP, DCTCP and the schedulers' SRPT socket alike, is netbench's NewRenoTcpSocket
+# (xpt/newreno/newrenotcp): a three-way handshake before the first data packet, and NewReno's recovery, where only
+# the third duplicate ACK and partial ACKs resend (`recovery = "newreno"`; RFC 6675's SACK recovery would read a
+# PIFO's reordering of a flow's own packets as loss).
+AUTHORS_HOSTS = {"recovery": "newreno", "handshake": True}
+NEWRENO = {"init_cwnd_pkts": 3, "max_cwnd_pkts": 44, "min_rto_us": 0, "init_rto_us": 300, **AUTHORS_HOSTS}
+# The authors' fabric (their .properties files: `link_delay_ns=20`, `network_device_routing=ecmp`): links of 20 ns,
+# no host stack delay (netbench has none), one ECMP path per flow. The pFabric paper's fabric has 0.2 us links,
+# 2.5 us host delays and per-packet spraying: a base round trip of about 12 us against the authors' few hundred ns
+# plus transmission, which decides how their no-floor timeouts and their schedulers' queues behave.
+FABRIC = {"routing": "ecmp", "link_delay_us": 0.02, "host_delay_us": 0.0}
+
+
+def aifo(**params: Any) -> dict[str, Any]:
+    """AIFO over the authors' hosts (`AUTHORS_HOSTS`), `params` over the core's paper defaults: every AIFO variant
+    of every figure, so that none runs over other hosts than the authors' AIFO."""
+    return {"name": "aifo", **AUTHORS_HOSTS, **params}
+
+
 DCTCP = {"name": "dctcp", "queue_bytes": 146_000, "ecn_threshold_bytes": 14_600, **NEWRENO}
 SCHEMES: dict[str, dict[str, Any]] = {
     "TCP": {"name": "tcp", "queue_bytes": 146_000, **NEWRENO},
@@ -45,11 +65,11 @@ SCHEMES: dict[str, dict[str, Any]] = {
     # Not in the paper: DCTCP whose window opens at 30 segments like the schedulers' hosts, to tell the
     # scheduler's share of the gap from the host's.
     "DCTCP (IW 30)": {**DCTCP, "init_cwnd_pkts": 30},
-    "PIFO": {"name": "pifo"},
-    "SP-PIFO": {"name": "sp-pifo"},
-    "AIFO": {"name": "aifo"},
+    "PIFO": {"name": "pifo", **AUTHORS_HOSTS},
+    "SP-PIFO": {"name": "sp-pifo", **AUTHORS_HOSTS},
+    "AIFO": aifo(),
     # A FIFO of AIFO's size without admission control: a PIFO whose rank is the arrival order.
-    "FIFO": {"name": "pifo", "rank": "fifo", "capacity_pkts": 20},
+    "FIFO": {"name": "pifo", "rank": "fifo", "capacity_pkts": 20, **AUTHORS_HOSTS},
 }
 SMALL_BYTES, LARGE_BYTES = 100_000, 1_000_000
 LOAD_LABEL = "load (fraction of host link capacity)"
@@ -72,8 +92,8 @@ def points(
             if not available(scheme):
                 continue
             scenario = poisson(workload[1], load, flows, scheme)
-            if topology:
-                scenario = scenario.with_values({f"topology.{k}": v for k, v in topology.items()})
+            fabric = {**FABRIC, **(topology or {})}
+            scenario = scenario.with_values({f"topology.{k}": v for k, v in fabric.items()})
             out.append(({"workload": workload[0], "load": load, "scheme": label}, scenario))
     return out
 
@@ -108,9 +128,12 @@ def rate_points(
                 "arrival_rate_per_s": rate_per_s,
                 "flows": flows * factor,
             }
-            data = {"seed": 1, "workload": workload, "scheme": dict(scheme)}
-            if topology:
-                data["topology"] = dict(topology)
+            data = {
+                "seed": 1,
+                "workload": workload,
+                "scheme": dict(scheme),
+                "topology": {**FABRIC, **(topology or {})},
+            }
             labels = {"workload": WORKLOAD, "scheme": label, "arrival_rate_per_s": rate_per_s}
             out.append(({**labels, "flows": flows * factor}, Scenario.from_dict(data)))
     return out
@@ -207,7 +230,7 @@ def lower_than_each(
 # --- Figures 10 and 11: AIFO's queue length on slow and on fast links ---------------------------------------
 
 QUEUE_PKTS = (20, 50, 100)
-QUEUE_VARIANTS = {f"AIFO q_len={q}": {"name": "aifo", "capacity_pkts": q} for q in QUEUE_PKTS}
+QUEUE_VARIANTS = {f"AIFO q_len={q}": aifo(capacity_pkts=q) for q in QUEUE_PKTS}
 # The experiment behind Figures 10 and 11: q_len 20 and 100 again over hosts whose first window fits the 20-packet
 # queue (`FIRST_WINDOWS`: half of it, and all of it), where the authors' SRPT sender opens at 30 segments
 # (PfabricSocket sets cwnd = ssthresh, NewRenoTcpSocket's 30 x MSS) and so overflows a 20-packet queue with its

@@ -38,7 +38,7 @@ VARIANTS = {label: _aifo.SCHEMES[label] for label in ("FIFO", "PIFO", "SP-PIFO",
 
 
 # The authors' hosts for these figures (module docstring); AIFO's queue of 100 packets is theirs too.
-AUTHORS_HOSTS = {"recovery": "newreno", "handshake": True}
+AUTHORS_HOSTS = _aifo.AUTHORS_HOSTS
 VARIANTS["AIFO"] = {**VARIANTS["AIFO"], "capacity_pkts": 100}
 PHASES = 8
 PHASE_SPREAD_S = 50e-6  # about four packet times at 1 Gbps

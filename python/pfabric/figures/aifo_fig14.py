@@ -11,9 +11,10 @@ the paper's Figure 14, and projects/aifo/runs/aifo_evaluation/fairness/web_searc
 * 1 Gbps host links and 4 Gbps leaf-spine links (`link_bandwidth_bit_per_ns=1`, `split_bw`), not Figure 7's
   10/40 Gbps; 20 ns links (`link_delay_ns=20`), no host stack delay (netbench has none) and one path per flow
   (`network_device_routing=ecmp`): `TOPOLOGY`.
-* Every scheduler over DCTCP hosts (`transport_layer=dctcp`: NewRenoDctcpSocket, which is their NewReno with
-  a window of 3 segments at the start, capped at 64 KB, a timeout of SRTT + 4 RTTVAR with no floor and 300 us
-  before the first sample, alpha starting at 0, g = 1/16), and every scheduler port marks Congestion
+* Every scheduler over DCTCP hosts (`transport_layer=dctcp`: NewRenoDctcpSocket, which is their NewReno,
+  handshake and recovery included (`_aifo.AUTHORS_HOSTS`), with a window of 3 segments at the start, capped at
+  64 KB, a timeout of SRTT + 4 RTTVAR with no floor and 300 us before the first sample, alpha starting at 0,
+  g = 1/16), and every scheduler port marks Congestion
   Experienced on an arrival that finds at least 48,000 bytes queued (WFQAIFOOutputPort, WFQPIFOOutputPort,
   WFQSPPIFOOutputPort, AFQOutputPort: `getBufferOccupiedBits() >= 8L*48000`).
 * AIFO (wfqaifo) 100 packets, window 20, every arrival sampled (sample_count 1), k = 0.1; PIFO (wfqpifo) 320
@@ -69,7 +70,7 @@ VARIANTS = {
         **DCTCP_HOSTS,
     },
 }
-TOPOLOGY = {**_aifo.SLOW_LINKS, "routing": "ecmp", "link_delay_us": 0.02, "host_delay_us": 0.0}
+TOPOLOGY = {**_aifo.SLOW_LINKS, **_aifo.FABRIC}
 PUBLISHED = {"aifo_small_fct_over_afq": 0.097, "aifo_small_fct_over_sp_pifo": 0.036}
 BREAKDOWN_LOAD = 0.7
 # The authors' run length (`run_time_s=1`): one second of arrivals, for the runs the gap checks read.

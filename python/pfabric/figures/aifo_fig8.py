@@ -35,7 +35,7 @@ from .figure import Figure
 KS = (0.1, 0.3, 0.5, 0.7, 0.9)
 AUTHORS_KS = (0.1, 0.3, 0.7, 0.9)  # the k of the authors' runs (their C20_K* data); 0.5 is ours
 VARIANTS = {
-    **{f"AIFO k={k}": {"name": "aifo", "headroom_k": k} for k in KS},
+    **{f"AIFO k={k}": _aifo.aifo(headroom_k=k) for k in KS},
     "FIFO": _aifo.SCHEMES["FIFO"],
     "PIFO": _aifo.SCHEMES["PIFO"],
 }

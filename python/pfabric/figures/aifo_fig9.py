@@ -22,9 +22,9 @@ from .common import Done
 from .figure import Figure
 
 VARIANTS = {
-    "window 20": {"name": "aifo", "window": 20, "sample_every": 1},
-    "window 1000": {"name": "aifo", "window": 1000, "sample_every": 1},
-    "window 20, 1 in 50 sampled": {"name": "aifo", "window": 20, "sample_every": 50},
+    "window 20": _aifo.aifo(window=20, sample_every=1),
+    "window 1000": _aifo.aifo(window=1000, sample_every=1),
+    "window 20, 1 in 50 sampled": _aifo.aifo(window=20, sample_every=50),
 }
 
 

@@ -88,7 +88,12 @@ const ADAPTIVE_RTO: [Param; 3] = [
 ];
 const TCP_RECOVERY: [Param; 3] = [
     param("dupack_threshold", || json!(3), "duplicate ACKs (or SACKed packets) that start fast recovery"),
-    param("handshake", || json!(false), "open with a SYN and send data once its answer is back (one round trip more)"),
+    param(
+        "handshake",
+        || json!(false),
+        "open with a three-way handshake: a SYN, its answer, then a final ACK ahead of the data; the receiver \
+         takes data only once that ACK is in (netbench's sockets)",
+    ),
     param(
         "recovery",
         || json!("sack"),

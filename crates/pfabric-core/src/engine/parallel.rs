@@ -192,7 +192,7 @@ impl Simulation {
     pub(super) fn open_receiver(&mut self, flow: u32) -> u32 {
         let rec = self.block.as_ref().unwrap().records[flow as usize].clone();
         let sender = Sender::new(flow, rec.src, rec.dst, rec.size_bytes, rec.deadline, &self.transport);
-        let receiver = Receiver::new(sender.sb.npkts);
+        let receiver = Receiver::new(sender.sb.npkts, self.transport.three_way_handshake());
         self.open_connection(flow, Connection { sender, receiver, receiver_only: true })
     }
 

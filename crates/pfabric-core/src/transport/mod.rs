@@ -86,7 +86,8 @@ pub struct TransportParams {
     pub phost: phost::PhostConfig,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
-    /// TCP and DCTCP hosts open with a SYN and send data once its answer is back (one round trip more).
+    /// TCP and DCTCP hosts open with netbench's three-way handshake: a SYN, its answer, then a final ACK ahead of
+    /// the first window; the receiver takes data only once that ACK is in (`three_way_handshake`).
     pub handshake: bool,
     /// TCP-like hosts: how losses are found and repaired. `Sack` (RFC 6675, the default); `NewReno`: the AIFO
     /// authors' netbench sockets (`tcp::newreno_on_ack`).
@@ -96,6 +97,17 @@ pub struct TransportParams {
     /// phase-lock at a tail-drop queue).
     pub sender_jitter: f64,
     pub jitter_seed: u64,
+}
+
+impl TransportParams {
+    /// Whether flows open with the three-way handshake (`handshake` on a TCP-like host): the sender sends the
+    /// SYN, then on its answer a final ACK ahead of the first window, and the receiver refuses data until that
+    /// ACK arrives. Data that overtakes the final ACK (in a rank-based port it carries the flow's first rank, so
+    /// the flow's own later packets pass it in any queue they share) is lost to the flow, as in the AIFO
+    /// authors' netbench sockets, whose receiver ignores data before it is established.
+    pub fn three_way_handshake(&self) -> bool {
+        self.handshake && matches!(self.protocol, Protocol::Tcp | Protocol::Dctcp)
+    }
 }
 
 /// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
@@ -141,6 +153,9 @@ pub struct Sender {
     srtt: f64,
     rttvar: f64,
     has_rtt: bool,
+    /// `Recovery::NewReno` after a timeout: the next RTT sample starts the estimate afresh (netbench's
+    /// `firstRttMeasurement`).
+    restart_rtt: bool,
     backoff: u32,
     acked_bytes: u64,
     sent_bytes: u64,
@@ -182,6 +197,7 @@ impl Sender {
             srtt: 0.0,
             rttvar: 0.0,
             has_rtt: false,
+            restart_rtt: false,
             backoff: 0,
             acked_bytes: 0,
             sent_bytes: 0,
@@ -195,7 +211,7 @@ impl Sender {
             timer_event_at: None,
             retransmissions: 0,
             timeouts: 0,
-            awaiting_syn_ack: p.handshake && matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp),
+            awaiting_syn_ack: p.three_way_handshake(),
             limited_transmit: false,
             resend_now: u32::MAX,
         }
@@ -259,6 +275,12 @@ impl Sender {
             rate_bps: 0,
             paused_by: 0,
         }
+    }
+
+    /// The handshake's final ACK: a header-only packet that carries the flow's first rank, as the SYN does (the
+    /// authors' sockets stamp it `flowSize - 1`), and that nothing answers.
+    fn handshake_ack(&self, now: Time, p: &TransportParams) -> Packet {
+        Packet { seq: receiver::HANDSHAKE_ACK_SEQ, ..self.probe_packet(now, p) }
     }
 
     fn probe_packet(&self, now: Time, p: &TransportParams) -> Packet {
@@ -378,9 +400,17 @@ impl Sender {
         }
     }
 
-    /// RFC 6298 smoothing of an RTT sample.
-    fn rtt_sample(&mut self, sample: Time) {
+    /// RFC 6298 smoothing of an RTT sample. Under `Recovery::NewReno` (netbench's socket, which recomputes its
+    /// timeout from every ACK) a sample also ends a timeout's doubling, and the first one after a timeout starts
+    /// the estimate afresh.
+    fn rtt_sample(&mut self, sample: Time, p: &TransportParams) {
         let r = sample as f64;
+        if p.recovery == Recovery::NewReno {
+            self.backoff = 0;
+            if std::mem::take(&mut self.restart_rtt) {
+                self.has_rtt = false;
+            }
+        }
         if self.has_rtt {
             self.rttvar = 0.75 * self.rttvar + 0.25 * (self.srtt - r).abs();
             self.srtt = 0.875 * self.srtt + 0.125 * r;
@@ -412,13 +442,12 @@ impl Sender {
             return true;
         }
         if self.awaiting_syn_ack {
-            // Only the SYN is out, so this answers it: the first RTT sample, then the first window.
+            // Only the SYN is out, so this answers it: the final ACK, then the first window. No RTT sample: the
+            // authors' socket estimates only from ACKs once established, so its first timeout is `init_rto`.
             self.awaiting_syn_ack = false;
-            if now >= ack.sent_at {
-                self.rtt_sample(now - ack.sent_at);
-            }
             self.backoff = 0;
             self.timer = None;
+            out.push(self.handshake_ack(now, p));
             self.fill_window(now, p, out);
             return false;
         }
@@ -427,7 +456,7 @@ impl Sender {
         }
         // pFabric's timeout is fixed: only TCP and DCTCP estimate the RTT.
         if matches!(p.protocol, Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq) && now >= ack.sent_at {
-            self.rtt_sample(now - ack.sent_at);
+            self.rtt_sample(now - ack.sent_at, p);
         }
         let mut newly_sacked = 0;
         if ack.seq != receiver::PROBE_SEQ && self.sb.sack(ack.seq) {
@@ -491,6 +520,12 @@ impl Sender {
             }
         }
         self.sb.timeout();
+        if p.three_way_handshake() && self.acked_bytes == 0 {
+            // Nothing acknowledged yet: the final ACK may have been lost, and without it the receiver refuses
+            // everything. netbench's receiver would resend its SYN's answer on its own timer and the sender
+            // answer it; here (receivers keep no timers) the sender repeats the final ACK with its timeout.
+            out.push(self.handshake_ack(now, p));
+        }
         if self.probing {
             out.push(self.probe_packet(now, p));
             self.timer = Some(now + self.rto(p));

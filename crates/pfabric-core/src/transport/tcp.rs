@@ -81,7 +81,10 @@ impl Sender {
                 self.grow_window(1, p);
                 self.timer = if self.sb.outstanding() > 0 { Some(now + self.rto(p)) } else { None };
             }
-        } else if self.sb.outstanding() > 0 {
+        } else if self.sb.outstanding() > 0 && self.sb.una > 0 {
+            // netbench counts a duplicate only against the last new ACK, so before the first one nothing counts:
+            // a window whose first packet comes last (a PIFO reverses a flow's own packets) neither resends nor
+            // cuts the window on its way in.
             self.dupacks += 1;
             if self.dupacks == p.dupack_threshold && !self.in_recovery && self.sb.una >= self.recover {
                 self.ssthresh = ((self.sb.nxt - self.sb.una) as f64 / 2.0).max(2.0);
@@ -139,6 +142,8 @@ impl Sender {
 
     pub(super) fn tcp_on_timeout(&mut self, p: &TransportParams) {
         self.backoff += 1;
+        // netbench: "current estimate is probably bad", the next sample starts it afresh.
+        self.restart_rtt = p.recovery == Recovery::NewReno;
         self.ssthresh = if p.recovery == Recovery::NewReno {
             ((self.sb.nxt - self.sb.una) as f64 / 2.0).max(2.0)
         } else {
@@ -157,10 +162,12 @@ mod tests {
     use crate::config::ScenarioConfig;
     use crate::net::packet::PacketKind;
 
-    fn newreno_params() -> TransportParams {
-        let json = r#"{"scheme": {"name": "tcp", "recovery": "newreno", "init_cwnd_pkts": 10, "max_cwnd_pkts": 100},
-            "workload": {"flows": 1, "cdf": {"size_bytes": [1460, 14600], "cdf": [0.5, 1.0], "interpolation": "step"}}}"#;
-        ScenarioConfig::from_json(json).unwrap().scheme.transport
+    fn newreno_params(init_cwnd: u32) -> TransportParams {
+        let json = format!(
+            r#"{{"scheme": {{"name": "tcp", "recovery": "newreno", "init_cwnd_pkts": {init_cwnd}, "max_cwnd_pkts": 100}},
+            "workload": {{"flows": 1, "cdf": {{"size_bytes": [1460, 14600], "cdf": [0.5, 1.0], "interpolation": "step"}}}}}}"#
+        );
+        ScenarioConfig::from_json(&json).unwrap().scheme.transport
     }
 
     /// The ACK of data packet `seq` when the receiver holds everything below `cum`.
@@ -176,31 +183,55 @@ mod tests {
 
     #[test]
     fn newreno_resends_only_the_first_hole_and_holds_the_window_edge() {
-        let p = newreno_params();
+        let p = newreno_params(9);
         let mut s = Sender::new(0, 0, 1, 100 * 1460, None, &p);
         let mut out = Vec::new();
         s.fill_window(0, &p, &mut out);
-        assert_eq!(sent(&mut out), (0..10).map(|i| (i, false)).collect::<Vec<_>>());
-        // Packet 0 is lost. The first two duplicate ACKs each send one new packet (limited transmit).
-        s.on_ack(&ack(1, 0), 1000, &p, &mut out);
-        assert_eq!(sent(&mut out), vec![(10, false)]);
-        s.on_ack(&ack(2, 0), 2000, &p, &mut out);
+        assert_eq!(sent(&mut out), (0..9).map(|i| (i, false)).collect::<Vec<_>>());
+        // Packet 0 is acknowledged: slow start opens the window to 10, whose edge (1 + 10) lets 9 and 10 out.
+        s.on_ack(&ack(0, 1), 500, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(9, false), (10, false)]);
+        // Packet 1 is lost. The first two duplicate ACKs each send one new packet (limited transmit).
+        s.on_ack(&ack(2, 1), 1000, &p, &mut out);
         assert_eq!(sent(&mut out), vec![(11, false)]);
-        // The third resends packet 0 alone: cwnd = 12 / 2 + 3 = 9 ends the window at packet 8, below what is out.
-        s.on_ack(&ack(3, 0), 3000, &p, &mut out);
-        assert_eq!(sent(&mut out), vec![(0, true)]);
+        s.on_ack(&ack(3, 1), 2000, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(12, false)]);
+        // The third resends packet 1 alone: ssthresh = 12 / 2, cwnd = 6 + 3 = 9 ends the window at packet 9,
+        // below what is out.
+        s.on_ack(&ack(4, 1), 3000, &p, &mut out);
+        assert_eq!(sent(&mut out), vec![(1, true)]);
         assert!(s.in_recovery && s.cwnd == 9.0);
         // Each later duplicate opens the window by one; SACKed packets above the hole do not: by the ACK of packet
-        // 11, cwnd is 17 and the edge (0 + 17) lets packets 12 .. 16 out, and nothing else is resent.
+        // 12, cwnd is 17 and the edge (1 + 17) lets packets 13 .. 17 out, and nothing else is resent.
         let mut more = Vec::new();
-        for seq in 4..12 {
-            s.on_ack(&ack(seq, 0), 4000 + seq as u64, &p, &mut out);
+        for seq in 5..13 {
+            s.on_ack(&ack(seq, 1), 4000 + seq as u64, &p, &mut out);
             more.extend(sent(&mut out));
         }
-        assert_eq!(more, (12..17).map(|i| (i, false)).collect::<Vec<_>>());
-        // The resent packet arrives: a full ACK (up to the recovery point, 12) ends recovery at ssthresh.
-        s.on_ack(&ack(0, 12), 10_000, &p, &mut out);
+        assert_eq!(more, (13..18).map(|i| (i, false)).collect::<Vec<_>>());
+        // The resent packet arrives: a full ACK (up to the recovery point, 13) ends recovery at ssthresh.
+        s.on_ack(&ack(1, 13), 10_000, &p, &mut out);
         assert!(!s.in_recovery);
         assert_eq!(s.cwnd, 6.0 + 1.0 / 6.0);
+    }
+
+    /// netbench's socket counts a duplicate only against the last new ACK: before the first one (a PIFO that
+    /// reverses a flow's first window delivers its first packet last) no duplicate resends, sends or cuts.
+    #[test]
+    fn newreno_counts_no_duplicate_before_the_first_new_ack() {
+        let p = newreno_params(10);
+        let mut s = Sender::new(0, 0, 1, 100 * 1460, None, &p);
+        let mut out = Vec::new();
+        s.fill_window(0, &p, &mut out);
+        out.clear();
+        for seq in (1..10).rev() {
+            s.on_ack(&ack(seq, 0), 1000 + seq as u64, &p, &mut out);
+            assert!(out.is_empty(), "the ACK of packet {seq} sent {:?}", sent(&mut out));
+        }
+        assert!(!s.in_recovery && s.cwnd == 10.0);
+        // Packet 0 comes last: one new ACK of all ten, then slow start as usual.
+        s.on_ack(&ack(0, 10), 2000, &p, &mut out);
+        assert_eq!(s.cwnd, 11.0);
+        assert_eq!(sent(&mut out), (10..21).map(|i| (i, false)).collect::<Vec<_>>());
     }
 }
