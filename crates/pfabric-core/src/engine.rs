@@ -1027,6 +1027,9 @@ impl Simulation {
         }
         let arrival = conn.receiver.on_packet(pkt.seq);
         if arrival == Arrival::Silent {
+            if pkt.kind == PacketKind::Data {
+                self.counters.data_packets_refused += 1;
+            }
             self.pool.release(id);
             return; // the handshake's final ACK, or data that overtook it: nothing to acknowledge
         }

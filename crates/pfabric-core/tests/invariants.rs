@@ -65,6 +65,24 @@ fn every_scheme_drains_and_conserves_packets() {
     }
 }
 
+/// netbench's handshake under a PIFO: a flow's later packets rank below its final ACK and overtake it where it
+/// waits, so its receiver refuses them (data before the connection is established) and the sender recovers them
+/// as losses. Refused packets are delivered, counted apart, and every flow still finishes with all its data.
+#[test]
+fn data_that_overtakes_the_handshake_is_refused_and_recovered() {
+    let sim = run(0.7, 1000, json!({"name": "pifo", "recovery": "newreno", "handshake": true}), 7);
+    let c = sim.counters();
+    assert_eq!(c.flows_finished, 1000);
+    assert!(c.data_packets_refused > 0, "a loaded PIFO lets data pass the final ACK");
+    assert!(c.data_packets_refused < c.data_packets_delivered);
+    let needed: u64 = sim.flows().iter().map(|f| f.size_bytes.div_ceil(1460).max(1)).sum();
+    assert!(c.data_packets_delivered - c.data_packets_refused >= needed);
+    check_conservation(&sim);
+    // Without the handshake nothing is refused.
+    let plain = run(0.7, 1000, json!({"name": "pifo", "recovery": "newreno"}), 7);
+    assert_eq!(plain.counters().data_packets_refused, 0);
+}
+
 #[test]
 fn prio_queues_run_drains_conserves_and_favours_small_flows() {
     let thresholds = json!({"name": "prio-queues", "thresholds_bytes": [20_000, 200_000, 2_000_000]});
