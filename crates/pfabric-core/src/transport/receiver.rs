@@ -56,17 +56,11 @@ impl Receiver {
     }
 
     /// Packet `seq` arrived (`PROBE_SEQ` for a probe, `HANDSHAKE_ACK_SEQ` for the handshake's final ACK).
+    /// Inlined into the engine's hot path: data arrivals pay one compound test for the rare cases.
+    #[inline]
     pub fn on_packet(&mut self, seq: u32) -> Arrival {
-        if seq == PROBE_SEQ {
-            return Arrival::Old;
-        }
-        if seq == HANDSHAKE_ACK_SEQ {
-            self.awaiting_handshake = false;
-            return Arrival::Silent;
-        }
-        if self.awaiting_handshake {
-            self.refused += 1;
-            return Arrival::Silent;
+        if seq >= HANDSHAKE_ACK_SEQ || self.awaiting_handshake {
+            return self.on_probe_or_handshake(seq);
         }
         if self.is_complete() || !self.got.set(seq) {
             self.duplicates += 1;
@@ -79,6 +73,23 @@ impl Receiver {
             Arrival::Completes
         } else {
             Arrival::New
+        }
+    }
+
+    /// A probe, the handshake's final ACK, or data that came before that ACK (refused).
+    #[cold]
+    #[inline(never)]
+    fn on_probe_or_handshake(&mut self, seq: u32) -> Arrival {
+        match seq {
+            PROBE_SEQ => Arrival::Old,
+            HANDSHAKE_ACK_SEQ => {
+                self.awaiting_handshake = false;
+                Arrival::Silent
+            }
+            _ => {
+                self.refused += 1;
+                Arrival::Silent
+            }
         }
     }
 
