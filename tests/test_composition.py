@@ -110,3 +110,28 @@ def test_figures_see_a_swapped_host_s_parameters():
     assert available({"name": "pifo", **HOSTS})
     assert not available({"name": "pifo", "host": "dctcp", "switch": "pfabric"})
     assert len(FIGURE.points(True)) >= len(_testbed.VARIANTS)
+
+
+def test_the_authors_heap_pifo_runs_and_its_bad_settings_are_refused():
+    # The AIFO authors' Java-heap PIFO: only `pifo` has `ties`, a heap needs room for one packet, and a run over it
+    # keeps every invariant (the suite's runs are held to them).
+    with pytest.raises(ScenarioError, match=r"scheme 'aifo' has no parameter 'ties'"):
+        Scenario.from_dict({"scheme": {"name": "aifo", "ties": "heap"}})
+    with pytest.raises(ScenarioError, match=r"scheme.ties"):
+        Scenario.from_dict({"scheme": {"name": "pifo", "ties": "random"}})
+    with pytest.raises(ScenarioError, match=r"scheme.capacity_pkts.*at least 2"):
+        api.run({"scheme": {"name": "pifo", "ties": "heap", "capacity_pkts": 1}, "workload": {"flows": 10}})
+    result = api.run(
+        {
+            "scheme": {
+                "name": "pifo",
+                "ties": "heap",
+                "capacity_pkts": 8,
+                "handshake": True,
+                "recovery": "newreno",
+            },
+            "workload": {"load": 0.7, "flows": 300},
+        }
+    )
+    assert result.stats["flows_finished"] == 300
+    assert invariants.violations(result) == []

@@ -623,6 +623,11 @@ class Scheme(_Section):
     capacity_pkts: PositiveInt | None = Field(
         None, description="pifo, pieo (default 80), aifo (default 20): queue capacity in packets."
     )
+    ties: Literal["arrival", "heap"] | None = Field(
+        None,
+        description="pifo: the order among equal ranks: arrival (an exact PIFO, the default) or heap (the AIFO "
+        "authors' Java heap: the order its sifts give, and at most capacity_pkts - 1 packets kept).",
+    )
     queue_pkts: PositiveInt | None = Field(
         None, description="sp-pifo, afq: capacity of each FIFO queue in packets (default 10)."
     )
@@ -657,16 +662,16 @@ class Scheme(_Section):
     )
     handshake: StrictBool | None = Field(
         None,
-        description="tcp, dctcp, prio-queues, pifo..afq: open each flow with a SYN and send data once its "
-        "answer is back, one round trip more (as the AIFO authors' sockets; default false, as the pFabric "
-        "paper's hosts).",
+        description="tcp, dctcp, prio-queues, pifo..afq: open each flow with the AIFO authors' three-way "
+        "handshake: a SYN, its answer, then a final ACK ahead of the data; the receiver takes data only once "
+        "that ACK is in (default false, as the pFabric paper's hosts).",
     )
     recovery: Literal["sack", "newreno"] | None = Field(
         None,
         description="tcp, dctcp, prio-queues, pias, pifo..afq: loss recovery of TCP-like hosts: sack (RFC 6675, "
         "the default) or newreno (the AIFO authors' netbench sockets: the window ends at the first "
-        "unacknowledged packet plus cwnd, only the third duplicate ACK and partial ACKs resend, the timer "
-        "restarts on every packet sent).",
+        "unacknowledged packet plus cwnd, only the third duplicate ACK and partial ACKs resend, a duplicate "
+        "counts only against the last new ACK, the timer restarts on every packet sent).",
     )
     sender_rate_gbps: PositiveFloat | None = Field(
         None, description="pifo..afq with constant-rate hosts: their rate (unset: the host link rate)."

@@ -276,7 +276,17 @@ pub const SWITCHES: &[Switch] = &[
         name: "pifo",
         what: "an exact push-in first-out queue by rank",
         paper: "Sivaraman et al., SIGCOMM 2016; AIFO, section 5.1",
-        params: &[&[PIFO_CAPACITY, RANK, MARK]],
+        params: &[&[
+            PIFO_CAPACITY,
+            RANK,
+            MARK,
+            param(
+                "ties",
+                || json!("arrival"),
+                "order among equal ranks: arrival (an exact PIFO) or heap (the AIFO authors' Java heap, which \
+                 keeps capacity - 1 packets)",
+            ),
+        ]],
         reads_stamp: true,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_ranked,
@@ -903,7 +913,22 @@ fn ranked_scheduler(
     pkts: &dyn Fn(&str) -> Result<usize, ConfigError>,
 ) -> Result<SchedulerConfig, ConfigError> {
     Ok(match name {
-        "pifo" => SchedulerConfig::Pifo { capacity_pkts: pkts("capacity_pkts")? },
+        "pifo" => {
+            let heap = match r.string("ties")? {
+                "arrival" => false,
+                "heap" => true,
+                other => return err("scheme.ties", format!("{other:?}"), "one of: arrival, heap"),
+            };
+            let capacity_pkts = pkts("capacity_pkts")?;
+            if heap && capacity_pkts < 2 {
+                return err(
+                    "scheme.capacity_pkts",
+                    capacity_pkts.to_string(),
+                    "at least 2 with ties = \"heap\" (the heap keeps capacity - 1 packets)",
+                );
+            }
+            SchedulerConfig::Pifo { capacity_pkts, heap }
+        }
         "pieo" => SchedulerConfig::Pieo { capacity_pkts: pkts("capacity_pkts")? },
         "sp-pifo" => SchedulerConfig::SpPifo { queues: pkts("queues")?, per_queue_pkts: pkts("queue_pkts")? },
         _ => {

@@ -5,6 +5,7 @@
 pub mod afq;
 pub mod aifo;
 pub mod droptail;
+pub mod heap_pifo;
 pub mod pfabric;
 pub mod pieo;
 pub mod pifo;
@@ -18,6 +19,7 @@ use crate::sim::time::Time;
 pub use afq::Afq;
 pub use aifo::Aifo;
 pub use droptail::DropTail;
+pub use heap_pifo::HeapPifo;
 pub use pfabric::PfabricQueue;
 pub use pieo::Pieo;
 pub use pifo::Pifo;
@@ -66,10 +68,24 @@ pub enum QueueConfig {
 /// The rank-based schedulers and their sizes (in packets, as the AIFO authors' code counts them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SchedulerConfig {
-    Pifo { capacity_pkts: usize },
-    SpPifo { queues: usize, per_queue_pkts: usize },
-    Aifo { capacity_pkts: usize, window: usize, sample_every: u32, k: f64 },
-    Pieo { capacity_pkts: usize },
+    /// `heap`: the AIFO authors' Java heap (`heap_pifo.rs`) instead of the exact PIFO.
+    Pifo {
+        capacity_pkts: usize,
+        heap: bool,
+    },
+    SpPifo {
+        queues: usize,
+        per_queue_pkts: usize,
+    },
+    Aifo {
+        capacity_pkts: usize,
+        window: usize,
+        sample_every: u32,
+        k: f64,
+    },
+    Pieo {
+        capacity_pkts: usize,
+    },
 }
 
 impl QueueConfig {
@@ -89,7 +105,10 @@ impl QueueConfig {
             }
             QueueConfig::Ranked { ref scheduler, rank, mark_at_bytes } => {
                 let scheduler = match *scheduler {
-                    SchedulerConfig::Pifo { capacity_pkts } => Scheduler::Pifo(Pifo::new(capacity_pkts)),
+                    SchedulerConfig::Pifo { capacity_pkts, heap: false } => Scheduler::Pifo(Pifo::new(capacity_pkts)),
+                    SchedulerConfig::Pifo { capacity_pkts, heap: true } => {
+                        Scheduler::HeapPifo(HeapPifo::new(capacity_pkts))
+                    }
                     SchedulerConfig::SpPifo { queues, per_queue_pkts } => {
                         Scheduler::SpPifo(SpPifo::new(queues, per_queue_pkts))
                     }
@@ -138,6 +157,7 @@ fn mark_if_congested(pool: &mut PacketPool, id: PacketId, dropped: Option<Packet
 
 pub enum Scheduler {
     Pifo(Pifo),
+    HeapPifo(HeapPifo),
     SpPifo(SpPifo),
     Aifo(Aifo),
     Pieo(Pieo),
@@ -170,7 +190,7 @@ impl Ranked {
         match &mut self.scheduler {
             Scheduler::Aifo(q) => q.pass_through(rank),
             Scheduler::SpPifo(q) => q.pass_through(rank),
-            Scheduler::Pifo(_) | Scheduler::Pieo(_) => {}
+            Scheduler::Pifo(_) | Scheduler::HeapPifo(_) | Scheduler::Pieo(_) => {}
         }
         self.ranker.on_dequeue(rank);
     }
@@ -182,6 +202,7 @@ impl Ranked {
         let wire = p.wire;
         let dropped = match &mut self.scheduler {
             Scheduler::Pifo(q) => q.enqueue(id, rank, wire),
+            Scheduler::HeapPifo(q) => q.enqueue(id, rank, wire),
             Scheduler::SpPifo(q) => q.enqueue(id, rank, wire),
             Scheduler::Aifo(q) => q.enqueue(id, rank, wire),
             // WF2Q+ under STFQ ranks: rank by the virtual finish tag, eligible from the virtual start tag
@@ -201,6 +222,7 @@ impl Ranked {
     fn dequeue(&mut self, pool: &PacketPool, now: Time) -> Option<(PacketId, u32)> {
         let (id, rank) = match &mut self.scheduler {
             Scheduler::Pifo(q) => q.dequeue(),
+            Scheduler::HeapPifo(q) => q.dequeue(),
             Scheduler::SpPifo(q) => q.dequeue(),
             Scheduler::Aifo(q) => q.dequeue(),
             Scheduler::Pieo(q) => match &self.ranker {
@@ -220,6 +242,7 @@ impl Ranked {
     fn bytes(&self) -> u64 {
         match &self.scheduler {
             Scheduler::Pifo(q) => q.bytes(),
+            Scheduler::HeapPifo(q) => q.bytes(),
             Scheduler::SpPifo(q) => q.bytes(),
             Scheduler::Aifo(q) => q.bytes(),
             Scheduler::Pieo(q) => q.bytes(),
@@ -229,6 +252,7 @@ impl Ranked {
     fn is_empty(&self) -> bool {
         match &self.scheduler {
             Scheduler::Pifo(q) => q.is_empty(),
+            Scheduler::HeapPifo(q) => q.is_empty(),
             Scheduler::SpPifo(q) => q.is_empty(),
             Scheduler::Aifo(q) => q.is_empty(),
             Scheduler::Pieo(q) => q.is_empty(),
@@ -354,7 +378,7 @@ mod pieo_fair_queueing {
             }
             std::iter::from_fn(|| q.dequeue(pool, 0).map(|(id, _)| id)).collect::<Vec<_>>()
         };
-        assert_eq!(order(ranked(SchedulerConfig::Pifo { capacity_pkts: 8 }), &mut pool), [a, b, c]);
+        assert_eq!(order(ranked(SchedulerConfig::Pifo { capacity_pkts: 8, heap: false }), &mut pool), [a, b, c]);
         assert_eq!(order(ranked(SchedulerConfig::Pieo { capacity_pkts: 8 }), &mut pool), [b, a, c]);
     }
 
@@ -429,7 +453,7 @@ mod idle_port_arrivals {
     #[test]
     fn stfq_tags_and_virtual_time_count_what_the_idle_port_sent() {
         let mut pool = PacketPool::new();
-        let mut q = ranked(SchedulerConfig::Pifo { capacity_pkts: 8 }, RankKind::Stfq);
+        let mut q = ranked(SchedulerConfig::Pifo { capacity_pkts: 8, heap: false }, RankKind::Stfq);
         pass(&mut q, &mut pool, data_packet(1, 0, 0));
         pass(&mut q, &mut pool, data_packet(1, 1, 0));
         let a = pool.alloc(data_packet(1, 2, 0));
