@@ -152,7 +152,12 @@ def scenarios(draw) -> dict:
     hosts = host_count(topo)
     work = draw(workloads(hosts))
     scheme = draw(schemes(work))
-    return {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
+    out = {"seed": draw(st.integers(0, 2**31)), "topology": topo, "workload": work, "scheme": scheme}
+    # Any packet format: the default, the AIFO authors' netbench packets, a small and a jumbo one.
+    packet = draw(st.sampled_from([None, (1380, 120), (500, 20), (9000, 40), (64, 1)]))
+    if packet is not None:
+        out["packet"] = {"mss_bytes": packet[0], "header_bytes": packet[1]}
+    return out
 
 
 @pytest.mark.slow

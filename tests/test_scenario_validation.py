@@ -355,8 +355,28 @@ def test_core_json_leaf_spine_poisson():
     assert workload["cdf"]["cdf"][-1] == 1.0
     assert core["scheme"] == {"name": "tcp"}
     assert core["run"] == {"max_sim_time_s": None, "max_events": None, "threads": None, "partition": None}
-    assert set(core) == {"seed", "topology", "workload", "scheme", "run", "output"}
+    assert set(core) == {"seed", "topology", "packet", "workload", "scheme", "run", "output"}
+    assert core["packet"] == {"mss_bytes": 1460, "header_bytes": 40}
     assert core["output"] == {"track_flows": 0, "log_arrivals": False, "fct_end": "acked"}
+
+
+def test_the_packet_section_sets_the_format_and_bad_values_are_refused_in_one_line():
+    netbench = Scenario.from_dict({"packet": {"mss_bytes": 1380, "header_bytes": 120}})
+    assert json.loads(netbench.to_core_json())["packet"] == {"mss_bytes": 1380, "header_bytes": 120}
+    # The default format leaves the canonical text (and so every stored run's key) as it was.
+    assert "packet" not in json.loads(Scenario.from_dict({}).canonical_json())
+    assert netbench.canonical_hash() != Scenario.from_dict({}).canonical_hash()
+    # A load counts the format's wire bytes: bigger headers and smaller packets, fewer flows a second.
+    default_rate = Scenario.from_dict({}).workload.arrival_rate(144, 10.0)
+    assert netbench.workload.arrival_rate(144, 10.0, netbench.packet) < 0.96 * default_rate
+    for field, value in [("mss_bytes", 0), ("header_bytes", 0), ("mss_bytes", 10**9), ("header_bytes", 1.5)]:
+        with pytest.raises(ScenarioError) as err:
+            Scenario.from_dict({"packet": {field: value}})
+        assert str(err.value).startswith(f"packet.{field}: {value}"), str(err.value)
+        assert "\n" not in str(err.value)
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_dict({"packet": {"mtu": 1500}})
+    assert str(err.value).startswith("packet.mtu"), str(err.value)
 
 
 def test_core_json_other_topologies():

@@ -18,8 +18,6 @@ from typing import Any
 
 import numpy as np
 
-MSS_BYTES = 1460
-
 
 def violations(result: Any) -> list[str]:
     """Every invariant `result` (a `RunResult`) breaks, one line each; empty when it keeps them all."""
@@ -74,7 +72,8 @@ def violations(result: Any) -> list[str]:
             out.append(f"ports dropped {col('drop_packets')} packets, the run {all_dropped:.0f}")
     if stats["packet_hops"] > 0 and finished.any():
         sizes = flows.column("size_bytes").to_numpy().astype(np.int64)[finished]
-        needed = int(np.maximum(1, -(-sizes // MSS_BYTES)).sum())
+        mss = result.scenario.packet.mss_bytes
+        needed = int(np.maximum(1, -(-sizes // mss)).sum())
         # Data a receiver refused (it came before the handshake's final ACK) delivered nothing to the flow.
         taken = stats["data_packets_delivered"] - stats.get("data_packets_refused", 0)
         if taken < needed:

@@ -396,18 +396,20 @@ class Poisson(_Section):
         """The checked distribution, loaded once at validation."""
         return self._cdf
 
-    def arrival_rate(self, hosts: int, host_rate_gbps: float) -> float:
-        """Flows per second over the whole fabric: `arrival_rate_per_s`, or the rate that offers `load`."""
+    def arrival_rate(self, hosts: int, host_rate_gbps: float, packet: Packet | None = None) -> float:
+        """Flows per second over the whole fabric: `arrival_rate_per_s`, or the rate that offers `load` (in
+        wire bytes of `packet`, the default packet unless given)."""
         if self.arrival_rate_per_s is not None:
             return self.arrival_rate_per_s
-        return self.load * hosts * host_rate_gbps * 1e9 / (8 * mean_wire_bytes(self._cdf))
+        return self.load * hosts * host_rate_gbps * 1e9 / (8 * mean_wire_bytes(self._cdf, packet))
 
-    def offered_load(self, hosts: int, host_rate_gbps: float) -> float:
+    def offered_load(self, hosts: int, host_rate_gbps: float, packet: Packet | None = None) -> float:
         """The load: `load`, or what `arrival_rate_per_s` offers (the core's formula, config.rs: rate x mean
         wire bytes x 8 / (hosts x host rate)); it may reach or pass 1."""
         if self.load is not None:
             return self.load
-        return self.arrival_rate_per_s * 8 * mean_wire_bytes(self._cdf) / (hosts * host_rate_gbps * 1e9)
+        wire = mean_wire_bytes(self._cdf, packet)
+        return self.arrival_rate_per_s * 8 * wire / (hosts * host_rate_gbps * 1e9)
 
     def to_core(self) -> dict:
         rate = (
@@ -902,14 +904,38 @@ class Run(_Section):
         return self
 
 
-# The core's packet (net/packet.rs): payload bytes of a full packet, header bytes of every packet.
+# The core's default packet (net/packet.rs): payload bytes of a full packet, header bytes of every packet.
 MSS_BYTES, HEADER_BYTES = 1460, 40
+# The largest the core accepts (config.rs MAX_MSS_BYTES, MAX_HEADER_BYTES).
+MAX_MSS_BYTES, MAX_HEADER_BYTES = 65_536, 4_096
 
 
-def mean_wire_bytes(cdf: workloads.Cdf) -> float:
+class Packet(_Section):
+    """How flows become packets on the wire, for every host and switch of the run."""
+
+    mss_bytes: Annotated[int, _Number] = Field(
+        MSS_BYTES,
+        ge=1,
+        le=MAX_MSS_BYTES,
+        description="Payload bytes of a full packet; a flow's last packet may carry less, and a Poisson "
+        "workload's sizes are rounded up to whole packets (default 1460, TCP/IP in Ethernet's 1500-byte MTU; "
+        "the AIFO authors' netbench: 1380).",
+    )
+    header_bytes: Annotated[int, _Number] = Field(
+        HEADER_BYTES,
+        ge=1,
+        le=MAX_HEADER_BYTES,
+        description="Header bytes of every packet; ACKs, SYNs, probes and tokens are headers alone (default 40, "
+        "IP and TCP; the AIFO authors' netbench: 120, 60 of TCP and 60 of IP).",
+    )
+
+
+def mean_wire_bytes(cdf: workloads.Cdf, packet: Packet | None = None) -> float:
     """Mean bytes on the wire per flow, exactly as the core has it (workload/cdf.rs `mean_wire_bytes`): the
-    mean of max(1, ceil(size / MSS)) packets under the CDF's interpolation, times MSS + header."""
-    m = float(MSS_BYTES)
+    mean of max(1, ceil(size / MSS)) packets under the CDF's interpolation, times MSS + header (the default
+    packet unless `packet` is given)."""
+    packet = packet or Packet()
+    m = float(packet.mss_bytes)
 
     def integral(x: float) -> float:  # of max(1, ceil(y / m)) dy over [0, x]
         n = math.floor(x / m)
@@ -929,7 +955,7 @@ def mean_wire_bytes(cdf: workloads.Cdf) -> float:
                 a = sizes[i - 1]
                 mean += mass * (integral(size) - integral(a)) / (size - a)
         previous = value
-    return mean * (MSS_BYTES + HEADER_BYTES)
+    return mean * (packet.mss_bytes + packet.header_bytes)
 
 
 # The front end chooses the thresholds of `prio-queues` ports: by the section 6 model for hosts that stamp the
@@ -1013,6 +1039,7 @@ class Scenario(_Section):
         1, ge=0, lt=2**63, description="Seed of every random stream: same scenario and seed, same results."
     )
     topology: Topology = Field(default_factory=LeafSpine, description="The fabric.")
+    packet: Packet = Field(default_factory=Packet, description="How flows become packets on the wire.")
     workload: Workload = Field(default_factory=Poisson, description="Where flows come from.")
     scheme: Scheme = Field(default_factory=Scheme, description="Transport and switch discipline.")
     output: Output = Field(default_factory=Output, description="What the statistics cover.")
@@ -1040,7 +1067,7 @@ class Scenario(_Section):
         workload = self.workload
         if not isinstance(workload, Poisson) or workload.flows is None:
             return self
-        rate = workload.arrival_rate(self.hosts, self.topology.host_rate_gbps)
+        rate = workload.arrival_rate(self.hosts, self.topology.host_rate_gbps, self.packet)
         if not workload.flows / MAX_SECONDS <= rate:  # NaN-safe
             name, what = ("load", "a load") if workload.load is not None else ("arrival_rate_per_s", "a rate")
             raise ScenarioError(
@@ -1067,7 +1094,7 @@ class Scenario(_Section):
                 "expected a list of sizes: thresholds are chosen from a Poisson workload's CDF and load, "
                 f"and this workload is {self.workload.kind}",
             )
-        load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps)
+        load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps, self.packet)
         if (scheme.thresholds_bytes or "optimal") == "optimal" and not load < 1:
             raise ScenarioError(
                 "scheme.thresholds_bytes",
@@ -1122,6 +1149,7 @@ class Scenario(_Section):
         return {
             "seed": self.seed,
             "topology": self.topology.model_dump(mode="json"),
+            "packet": self.packet.model_dump(mode="json"),
             "workload": self.workload.to_core(),
             "scheme": self._core_scheme(),
             "run": self.run.model_dump(mode="json"),
@@ -1141,7 +1169,7 @@ class Scenario(_Section):
             # Validation (`_thresholds_can_be_chosen`) made sure of a Poisson workload and, for the
             # optimum, a load below 1. With arrival_rate_per_s the load is the one that rate offers
             # (computed, as the core does, rather than refused).
-            load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps)
+            load = self.workload.offered_load(self.hosts, self.topology.host_rate_gbps, self.packet)
             scheme["thresholds_bytes"] = chosen_thresholds(self.workload, queues, chosen, load, model)
         return scheme
 
@@ -1154,9 +1182,11 @@ class Scenario(_Section):
 
         The thread count is not part of it (every count gives the same results); whether the run is
         partitioned, and how, is, when asked for (a scenario that does not ask keeps the text it had before
-        the partitioned engine existed).
+        the partitioned engine existed); so is the packet format, when it is not the default.
         """
         data = self.model_dump(mode="json")
+        if self.packet == Packet():
+            del data["packet"]
         run = data["run"]
         threads, partition = run.pop("threads"), run.pop("partition")
         if threads is not None:

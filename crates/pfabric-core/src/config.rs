@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 pub mod scheme;
 
+use crate::net::packet::{PacketFormat, HEADER_BYTES, MSS_BYTES};
 use crate::net::topology::{self, LinkParams, Topology};
 use crate::queue::QueueConfig;
 use crate::sim::time::{bps_from_gbps, ps_from_s, ps_from_us, Time};
@@ -59,6 +60,8 @@ pub struct TopologyConfig {
     pub kind: TopologyKind,
     pub links: LinkParams,
     pub routing: Routing,
+    /// How the fabric frames flows into packets (the scenario's `packet` section).
+    pub format: PacketFormat,
 }
 
 impl TopologyConfig {
@@ -117,9 +120,19 @@ pub enum WorkloadConfig {
 impl WorkloadConfig {
     pub fn into_arrivals(self, _topo: &Topology, t: &TopologyConfig, seed: u64) -> Arrivals {
         match self {
-            WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines } => Arrivals::Poisson(Box::new(
-                PoissonArrivals::new(cdf, load, t.hosts(), t.links.host_rate_bps, flows, duration, deadlines, seed),
-            )),
+            WorkloadConfig::Poisson { cdf, load, flows, duration, deadlines } => {
+                Arrivals::Poisson(Box::new(PoissonArrivals::new(
+                    cdf,
+                    t.format,
+                    load,
+                    t.hosts(),
+                    t.links.host_rate_bps,
+                    flows,
+                    duration,
+                    deadlines,
+                    seed,
+                )))
+            }
             WorkloadConfig::Flows(list) => Arrivals::list(list),
             WorkloadConfig::FanIn { receiver, sizes, starts, ranks } => {
                 Arrivals::list(crate::workload::fan_in(receiver, &sizes, &starts, ranks.as_deref(), t.hosts(), seed))
@@ -447,10 +460,32 @@ fn parse_topology(v: &Value) -> Result<TopologyConfig, ConfigError> {
             host_delay_ps: ps_from_us(s.link_delay("host_delay_us", 2.5)?),
         },
         routing,
+        format: PacketFormat::DEFAULT,
     })
 }
 
-fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadConfig, ConfigError> {
+/// The `packet` section: payload bytes of a full packet and header bytes of every packet.
+fn parse_packet(v: &Value) -> Result<PacketFormat, ConfigError> {
+    let s = Section::of(v, "packet")?;
+    s.only(&["mss_bytes", "header_bytes"])?;
+    Ok(PacketFormat {
+        mss_bytes: s.int_in("mss_bytes", MSS_BYTES as u64, 1, MAX_MSS_BYTES)? as u32,
+        header_bytes: s.int_in("header_bytes", HEADER_BYTES as u64, 1, MAX_HEADER_BYTES)? as u32,
+    })
+}
+
+/// Largest payload of a packet a scenario may name (a jumbo frame is 9,000 bytes; a 64 KB segment offloaded
+/// whole is the most any stack sends as one).
+pub const MAX_MSS_BYTES: u64 = 65_536;
+/// Largest header a scenario may name.
+pub const MAX_HEADER_BYTES: u64 = 4_096;
+
+fn parse_workload(
+    v: &Value,
+    format: PacketFormat,
+    hosts: u32,
+    host_rate_bps: u64,
+) -> Result<WorkloadConfig, ConfigError> {
     let s = Section::of(v, "workload")?;
     match s.str_or("kind", "poisson")? {
         "poisson" => {
@@ -514,12 +549,12 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
                 }
             };
             let load = match rate {
-                Some(r) => r * 8.0 * cdf.mean_wire_bytes() / (hosts as f64 * host_rate_bps as f64),
+                Some(r) => r * 8.0 * cdf.mean_wire_bytes(format) / (hosts as f64 * host_rate_bps as f64),
                 None => load,
             };
             // Arrivals must fit the longest simulated time: a load so small (or so many flows) that they would
             // arrive over more than MAX_SECONDS is refused (time is a u64 of picoseconds).
-            let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+            let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes(format));
             if let (Some(n), None) = (flows, duration) {
                 let span_s = n as f64 / per_s;
                 if span_s.is_nan() || span_s > MAX_SECONDS {
@@ -536,7 +571,8 @@ fn parse_workload(v: &Value, hosts: u32, host_rate_bps: u64) -> Result<WorkloadC
             }
             if let (None, Some(d)) = (flows, duration) {
                 // Flow ids are 32 bits: a duration that would start more flows than that is refused, not cut.
-                let per_s = crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+                let per_s =
+                    crate::workload::arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes(format));
                 let longest = MAX_FLOWS as f64 / per_s;
                 if d as f64 / crate::sim::time::PS_PER_S as f64 > longest {
                     let value = format!("{:?}", d as f64 / crate::sim::time::PS_PER_S as f64);
@@ -688,18 +724,37 @@ impl ScenarioConfig {
 
     pub fn from_value(v: &Value) -> Result<Self, ConfigError> {
         let s = Section::of(v, "")?;
-        s.only(&["seed", "topology", "workload", "scheme", "run", "output"])?;
+        s.only(&["seed", "topology", "packet", "workload", "scheme", "run", "output"])?;
         let seed = s.int_in("seed", 1, 0, u64::MAX >> 1)?;
         let empty = Value::Object(Map::new());
-        let topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
+        let mut topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
+        topology.format = parse_packet(s.get("packet").unwrap_or(&empty))?;
         let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
         scheme.transport.host_rate_bps = topology.links.host_rate_bps;
+        scheme.transport.format = topology.format;
+        // PDQ's SYN: headers alone unless the scenario sized it, and never smaller than the headers.
+        let headers = topology.format.control_wire_bytes();
+        match scheme.transport.pdq_syn_wire_bytes {
+            0 => scheme.transport.pdq_syn_wire_bytes = headers,
+            b if b < headers => {
+                return err(
+                    "scheme.syn_bytes",
+                    b,
+                    format!("at least the packet's header_bytes ({headers}), at most 1500"),
+                )
+            }
+            _ => {}
+        }
         if scheme.transport.constant_rate_bps == 0 {
             scheme.transport.constant_rate_bps = topology.links.host_rate_bps;
         }
         scheme.transport.jitter_seed = crate::sim::rng::stream_seed(seed, "send-jitter");
-        let workload =
-            parse_workload(s.get("workload").unwrap_or(&empty), topology.hosts(), topology.links.host_rate_bps)?;
+        let workload = parse_workload(
+            s.get("workload").unwrap_or(&empty),
+            topology.format,
+            topology.hosts(),
+            topology.links.host_rate_bps,
+        )?;
         let run = Section::of(s.get("run").unwrap_or(&empty), "run")?;
         run.only(&["max_sim_time_s", "max_events", "threads", "partition"])?;
         let max_sim_time = match run.get("max_sim_time_s") {
@@ -787,6 +842,39 @@ mod tests {
         assert_eq!(
             [q.class_of(9 * 1460), q.class_of(10 * 1460), q.class_of(99 * 1460), q.class_of(100 * 1460)],
             [0, 1, 1, 2]
+        );
+    }
+
+    #[test]
+    fn the_packet_format_sizes_flows_and_the_load_and_bad_ones_are_refused() {
+        let netbench = parse(&format!(
+            r#"{{"packet": {{"mss_bytes": 1380, "header_bytes": 120}}, "scheme": {{"name": "pdq"}},
+                "workload": {{"flows": 10, {CDF}}}}}"#
+        ))
+        .unwrap();
+        let f = PacketFormat { mss_bytes: 1380, header_bytes: 120 };
+        assert_eq!((netbench.topology.format, netbench.scheme.transport.format), (f, f));
+        assert_eq!(netbench.scheme.transport.pdq_syn_wire_bytes, 120, "PDQ's SYN: headers alone");
+        // The step CDF's 1,460 and 14,600 bytes are 2 and 11 packets of 1,380: 6.5 x 1,500 wire bytes a flow.
+        let WorkloadConfig::Poisson { cdf, .. } = &netbench.workload else { panic!() };
+        assert_eq!(cdf.mean_wire_bytes(f), 6.5 * 1500.0);
+        assert_eq!(cdf.sample_bytes(0.2, f), 2 * 1380);
+        let refused = |packet: &str| {
+            parse(&format!(r#"{{"packet": {packet}, "workload": {{"flows": 10, {CDF}}}}}"#)).unwrap_err().to_string()
+        };
+        assert!(refused(r#"{"mss_bytes": 0}"#).starts_with("packet.mss_bytes: 0 is not allowed"));
+        assert!(refused(r#"{"header_bytes": 0}"#).starts_with("packet.header_bytes: 0 is not allowed"));
+        assert!(refused(r#"{"mss_bytes": 1e9}"#).starts_with("packet.mss_bytes"));
+        assert!(refused(r#"{"mtu": 1500}"#).starts_with("packet.mtu: this field is not allowed"));
+        let e = parse(&format!(
+            r#"{{"packet": {{"header_bytes": 120}}, "scheme": {{"name": "pdq", "syn_bytes": 40}},
+                "workload": {{"flows": 10, {CDF}}}}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("scheme.syn_bytes: 40 is not allowed; expected at least the packet's header_bytes"),
+            "{e}"
         );
     }
 

@@ -25,7 +25,7 @@ use crate::ideal::IdealScheduler;
 use crate::metrics::lone_flow::LoneFlowIdeal;
 use crate::metrics::parallelism::WindowProfile;
 use crate::metrics::{FlowRecord, PortCounters, RunCounters};
-use crate::net::packet::{packets_for, Packet, PacketId, PacketKind, PacketPool, CONTROL_WIRE_BYTES};
+use crate::net::packet::{Packet, PacketFormat, PacketId, PacketKind, PacketPool};
 use crate::net::pdq_port::PdqPort;
 use crate::net::topology::{ecmp_choice, Topology};
 use crate::queue::Queue;
@@ -35,7 +35,7 @@ use crate::sim::rng::Rng;
 use crate::sim::time::{serialization_ps, Time};
 use crate::transport::receiver::Arrival;
 use crate::transport::{Receiver, Sender, TransportParams};
-use crate::workload::{offered_wire_bytes, Arrivals, FlowSpec};
+use crate::workload::{Arrivals, FlowSpec};
 
 const NO_SLOT: u32 = u32::MAX;
 /// A port whose link ends in the same partition (every port of a sequential run).
@@ -314,7 +314,8 @@ impl Simulation {
         let mut sim = Self::base(&cfg, topo, ports, spray, longest_path);
         sim.flows_total = arrivals.total();
         if cfg.scheme.flow_level {
-            sim.ideal = Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps));
+            sim.ideal =
+                Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
         }
         if let Some(s) = &sim.sampler {
             sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
@@ -356,7 +357,7 @@ impl Simulation {
             ports,
             transport: cfg.scheme.transport,
             routing,
-            lone_flow: LoneFlowIdeal::new(routing, fct_end),
+            lone_flow: LoneFlowIdeal::new(routing, fct_end, cfg.topology.format),
             fct_end,
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             spray,
@@ -389,8 +390,12 @@ impl Simulation {
             window_profile: None,
             port_base: 0,
             block: None,
-            phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost)
-                .then(|| phost::PhostHosts::new(topo_hosts, cfg.scheme.transport.phost.params(host_rate_bps))),
+            phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost).then(|| {
+                phost::PhostHosts::new(
+                    topo_hosts,
+                    cfg.scheme.transport.phost.params(host_rate_bps, cfg.scheme.transport.format),
+                )
+            }),
             rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,
@@ -623,10 +628,11 @@ impl Simulation {
     /// A flow starts: counted, and the event budget grows with it.
     fn count_flow(&mut self, f: &FlowSpec) {
         self.counters.flows_started += 1;
-        self.counters.offered_wire_bytes += offered_wire_bytes(f);
+        let format = self.transport.format;
+        self.counters.offered_wire_bytes += format.flow_wire_bytes(f.size_bytes);
         if self.budget_derived {
             // Each packet and its ACK cross the path once, plus the flow's arrival and a few timers.
-            let unimpeded = 2 * packets_for(f.size_bytes) * self.longest_path + 4;
+            let unimpeded = 2 * format.packets_for(f.size_bytes) * self.longest_path + 4;
             self.event_budget = self.event_budget.saturating_add(EVENT_ALLOWANCE.saturating_mul(unimpeded));
         }
     }
@@ -1048,7 +1054,7 @@ impl Simulation {
                 }
             }
         }
-        let ack = ack_for(&pkt, conn.receiver.cum);
+        let ack = ack_for(&pkt, conn.receiver.cum, self.transport.format);
         // The ACK reuses the data packet's pool slot: no release, allocation or copy through `out`.
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
@@ -1140,7 +1146,7 @@ impl Simulation {
 /// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.
 /// The ACK of data (or a probe) `pkt`, the receiver holding everything below `cum`: header-size, ahead of data,
 /// echoing the packet's send time, its ECN mark and PDQ's rate and pause-by fields.
-pub(super) fn ack_for(pkt: &Packet, cum: u32) -> Packet {
+pub(super) fn ack_for(pkt: &Packet, cum: u32, format: PacketFormat) -> Packet {
     Packet {
         priority: 0,
         sent_at: pkt.sent_at,
@@ -1150,7 +1156,7 @@ pub(super) fn ack_for(pkt: &Packet, cum: u32) -> Packet {
         src: pkt.dst,
         dst: pkt.src,
         payload: 0,
-        wire: CONTROL_WIRE_BYTES,
+        wire: format.control_wire_bytes(),
         kind: PacketKind::Ack,
         ce: false,
         ece: pkt.ce,
@@ -1167,17 +1173,11 @@ fn event_horizon_shift(topo: &Topology) -> u32 {
 
 /// How far ahead packet events fall: the longest serialization of a full packet plus propagation, over all
 /// ports. The event queue keeps this much of the future in its calendar of buckets (wider buckets put more
-/// events in each, which the queue sorts: measured in bench/RESULTS.md).
+/// events in each, which the queue sorts: measured in bench/RESULTS.md). A tuning only, so the default packet
+/// format serves every run: any bucket width gives the same order of events.
 fn event_horizon(topo: &Topology) -> Time {
-    let longest = topo
-        .ports
-        .iter()
-        .map(|p| {
-            serialization_ps(crate::net::packet::wire_bytes(crate::net::packet::MSS_BYTES) as u64, p.rate_bps)
-                + p.delay_ps
-        })
-        .max()
-        .unwrap_or(1);
+    let full = PacketFormat::DEFAULT.full_wire_bytes() as u64;
+    let longest = topo.ports.iter().map(|p| serialization_ps(full, p.rate_bps) + p.delay_ps).max().unwrap_or(1);
     longest
 }
 

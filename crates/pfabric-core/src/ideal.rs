@@ -13,7 +13,7 @@
 //! arrivals as any other scheme with the same scenario and seed.
 
 use crate::metrics::FlowRecord;
-use crate::net::packet::flow_wire_bytes;
+use crate::net::packet::PacketFormat;
 use crate::sim::time::{serialization_ps, Time};
 
 struct Active {
@@ -27,6 +27,7 @@ struct Active {
 /// The flow-level scheduler's state.
 pub struct IdealScheduler {
     host_rate_bps: u64,
+    format: PacketFormat,
     active: Vec<Active>,
     /// Flows admitted by the last schedule (indices into `active` are rebuilt at each event).
     running: Vec<bool>,
@@ -37,9 +38,10 @@ pub struct IdealScheduler {
 }
 
 impl IdealScheduler {
-    pub fn new(hosts: u32, host_rate_bps: u64) -> Self {
+    pub fn new(hosts: u32, host_rate_bps: u64, format: PacketFormat) -> Self {
         IdealScheduler {
             host_rate_bps,
+            format,
             active: Vec::new(),
             running: Vec::new(),
             src_busy: vec![false; hosts as usize],
@@ -50,7 +52,7 @@ impl IdealScheduler {
 
     /// Transmission time of a flow's wire bytes at the host rate.
     pub fn work_ps(&self, size_bytes: u64) -> Time {
-        serialization_ps(flow_wire_bytes(size_bytes), self.host_rate_bps)
+        serialization_ps(self.format.flow_wire_bytes(size_bytes), self.host_rate_bps)
     }
 
     pub fn active_flows(&self) -> usize {

@@ -27,7 +27,7 @@ fn dctcp_queue_hovers_near_k_and_the_link_stays_busy() {
     assert!(mean > 0.3 * k && mean < 2.0 * k, "mean queue {mean} B, K {k} B");
     assert!(max < 4 * k as u64, "max queue {max} B");
     // Both flows' wire bytes through the 10 Gbps port, plus little: the link never idles for long.
-    let best = 2 * pfabric_core::net::packet::flow_wire_bytes(FLOW_BYTES) * 800;
+    let best = 2 * pfabric_core::net::packet::PacketFormat::DEFAULT.flow_wire_bytes(FLOW_BYTES) * 800;
     assert!((last as f64) < best as f64 * 1.02, "last finish {last} ps, best {best} ps");
 
     let (tcp_mean, tcp_max, _) = two_flows_into_one_port(json!({"name": "tcp"}));

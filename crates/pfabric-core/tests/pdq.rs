@@ -29,8 +29,8 @@ fn the_smaller_flow_preempts_and_the_link_stays_busy() {
     let small = (f[1].finish - f[1].start) as f64 / f[1].ideal_fct as f64;
     assert!(small < 1.5, "the preempting flow runs near line rate: {small}");
     assert!(f[1].finish < f[0].finish, "the smaller flow finishes first");
-    let best = (pfabric_core::net::packet::flow_wire_bytes(2_000_000)
-        + pfabric_core::net::packet::flow_wire_bytes(200_000))
+    let best = (pfabric_core::net::packet::PacketFormat::DEFAULT.flow_wire_bytes(2_000_000)
+        + pfabric_core::net::packet::PacketFormat::DEFAULT.flow_wire_bytes(200_000))
         * 800;
     assert!(((f[0].finish - f[0].start) as f64) < best as f64 * 1.05, "the link stays busy");
 }

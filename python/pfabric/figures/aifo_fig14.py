@@ -165,7 +165,13 @@ def one_second(label: str, **arrivals: float) -> Scenario:
     """`label`'s scheme on the figure's fabric for one second of arrivals (`load=` or `arrival_rate_per_s=`)."""
     workload = {"kind": "poisson", "cdf": _aifo.CDF, "duration_s": AUTHORS_RUN_S, **arrivals}
     return Scenario.from_dict(
-        {"seed": 1, "topology": TOPOLOGY, "workload": workload, "scheme": dict(VARIANTS[label])}
+        {
+            "seed": 1,
+            "topology": TOPOLOGY,
+            "packet": _aifo.PACKET,
+            "workload": workload,
+            "scheme": dict(VARIANTS[label]),
+        }
     )
 
 

@@ -161,9 +161,9 @@ pub const HOSTS: &[Host] = &[
                 param("early_termination", || json!(true), "deadline flows that cannot make it quit"),
                 param(
                     "syn_bytes",
-                    || json!(40),
-                    "wire bytes of the SYN that opens a flow: 40, header only (its round trip 11.76 us across \
-                     the paper's leaf-spine); 1500 makes it one full RTT (14.6 us)",
+                    || Value::Null,
+                    "wire bytes of the SYN that opens a flow (unset: headers alone, 40 bytes by default, its round \
+                     trip 11.76 us across the paper's leaf-spine); 1500 makes it one full RTT (14.6 us)",
                 ),
             ],
         ],
@@ -698,7 +698,8 @@ fn blank_transport() -> TransportParams {
         host_rate_bps: 0,
         pdq_probe_interval: 0,
         pdq_early_termination: false,
-        pdq_syn_wire_bytes: crate::net::packet::CONTROL_WIRE_BYTES,
+        pdq_syn_wire_bytes: 0,
+        format: crate::net::packet::PacketFormat::DEFAULT,
         phost: crate::transport::phost::PhostConfig::DEFAULT,
         constant_rate_bps: 0,
         sender_jitter: 0.0,
@@ -779,7 +780,8 @@ fn configure_pdq(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
     t.protocol = Protocol::Pdq;
     t.pdq_probe_interval = r.us("probe_interval_us")?;
     t.pdq_early_termination = r.flag("early_termination")?;
-    t.pdq_syn_wire_bytes = r.int("syn_bytes", crate::net::packet::CONTROL_WIRE_BYTES as u64, 1500)? as u32;
+    // Unset (0): headers alone, once the packet format is known (`ScenarioConfig::from_value`).
+    t.pdq_syn_wire_bytes = if r.is_set("syn_bytes") { r.int("syn_bytes", 1, 1500)? as u32 } else { 0 };
     Ok(())
 }
 

@@ -451,7 +451,8 @@ impl Partitioned {
     /// The simulation of a partitioned run of `cfg`: it holds the partitions, runs them with `step`, and when
     /// they are done gathers their results into itself.
     pub(super) fn simulation(cfg: ScenarioConfig, topo: Arc<Topology>) -> Simulation {
-        let cut = Partitioning::of(cfg.partition, &topo);
+        let cut = Partitioning::of(cfg.partition, &topo)
+            .with_smallest_packet(&topo, cfg.topology.format.control_wire_bytes());
         let parts = cut.parts;
         let threads = match cfg.threads.unwrap_or(1) {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -5,7 +5,7 @@
 //! and the receiving host's scheduler (what to grant next). Sequential runs only (see `parallel::partitionable`).
 
 use super::Simulation;
-use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES};
+use crate::net::packet::{Packet, PacketKind};
 use crate::sim::event::EventKind;
 use crate::sim::time::Time;
 use crate::transport::phost::{free_tokens, PhostParams, Received, Token, TokenScheduler, TokenStore};
@@ -85,7 +85,7 @@ impl Simulation {
                 let remaining = rx.missing(token.flow);
                 let interval = ph.params.grant_interval;
                 ph.grant_ready_at[host as usize] = now + interval;
-                let grant = grant_packet(token, host, to, remaining, now);
+                let grant = grant_packet(token, host, to, remaining, now, ph.params.token_wire_bytes);
                 self.out.push(grant);
                 let mut out = std::mem::take(&mut self.out);
                 self.send_from_host(host, &mut out);
@@ -217,7 +217,7 @@ impl Simulation {
             self.counters.flows_finished += 1;
         }
         // The ACK takes over the data packet's slot.
-        let ack = super::ack_for(&pkt, cum);
+        let ack = super::ack_for(&pkt, cum, self.transport.format);
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
         let port = self.topo.nic_port(node);
@@ -234,7 +234,7 @@ impl Simulation {
 
 /// A token on the wire: header-size, ahead of data; its `rate_bps` field carries the token's number (pHost has
 /// no rates).
-fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time) -> Packet {
+fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time, wire: u32) -> Packet {
     Packet {
         priority: 0,
         sent_at: now,
@@ -244,7 +244,7 @@ fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time) -> 
         src: from,
         dst: to,
         payload: 0,
-        wire: CONTROL_WIRE_BYTES,
+        wire,
         kind: PacketKind::Grant,
         ce: false,
         ece: false,

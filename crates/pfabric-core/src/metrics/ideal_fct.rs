@@ -13,7 +13,7 @@
 //! a lone flow whose window covers the path (tested to the picosecond), and it is the denominator of the
 //! normalized FCT.
 
-use crate::net::packet::{packets_for, wire_bytes, MSS_BYTES};
+use crate::net::packet::PacketFormat;
 use crate::sim::time::{serialization_ps, Time};
 
 /// One hop of a path: the rate and propagation delay of the link a packet crosses.
@@ -24,13 +24,13 @@ pub struct Hop {
 }
 
 /// Ideal FCT in picoseconds of a flow of `size_bytes` over `hops`, from its first packet entering the source
-/// NIC to its last byte arriving at the destination host.
-pub fn ideal_fct_ps(size_bytes: u64, hops: &[Hop]) -> Time {
-    let n = packets_for(size_bytes);
-    let last_payload = (size_bytes - (n - 1) * MSS_BYTES as u64) as u32;
+/// NIC to its last byte arriving at the destination host, in packets of `format`.
+pub fn ideal_fct_ps(size_bytes: u64, hops: &[Hop], format: PacketFormat) -> Time {
+    let n = format.packets_for(size_bytes);
+    let last_payload = format.payload_of(size_bytes, n as u32, n as u32 - 1);
     let props: Time = hops.iter().map(|h| h.delay_ps).sum();
-    let s_full = |h: &Hop| serialization_ps(wire_bytes(MSS_BYTES) as u64, h.rate_bps);
-    let s_last = |h: &Hop| serialization_ps(wire_bytes(last_payload) as u64, h.rate_bps);
+    let s_full = |h: &Hop| serialization_ps(format.full_wire_bytes() as u64, h.rate_bps);
+    let s_last = |h: &Hop| serialization_ps(format.wire_bytes(last_payload) as u64, h.rate_bps);
     if n == 1 {
         return props + hops.iter().map(s_last).sum::<Time>();
     }
@@ -51,16 +51,17 @@ mod tests {
     use super::*;
 
     /// Brute force: simulate store-and-forward packet by packet.
-    fn by_recursion(size_bytes: u64, hops: &[Hop]) -> Time {
-        let n = packets_for(size_bytes) as usize;
+    fn by_recursion(size_bytes: u64, hops: &[Hop], f: PacketFormat) -> Time {
+        let (mss, header) = (f.mss_bytes as usize, f.header_bytes as u64);
+        let n = size_bytes.div_ceil(mss as u64).max(1) as usize;
         let mut free_at = vec![0; hops.len()];
         let mut arrival = 0;
         for i in 0..n {
-            let payload = if i + 1 == n { size_bytes as usize - (n - 1) * 1460 } else { 1460 };
+            let payload = if i + 1 == n { size_bytes as usize - (n - 1) * mss } else { mss };
             let mut t = 0; // ready at the source at time 0
             for (k, h) in hops.iter().enumerate() {
                 let start = t.max(free_at[k]);
-                let done = start + serialization_ps(payload as u64 + 40, h.rate_bps);
+                let done = start + serialization_ps(payload as u64 + header, h.rate_bps);
                 free_at[k] = done;
                 t = done + h.delay_ps;
             }
@@ -86,9 +87,13 @@ mod tests {
             ],
             vec![Hop { rate_bps: g / 10, delay_ps: 6_000_000 }],
         ];
-        for path in &paths {
-            for size in [1, 100, 1460, 1461, 2920, 5000, 17_520, 100_000, 1_000_001] {
-                assert_eq!(ideal_fct_ps(size, path), by_recursion(size, path), "size {size}");
+        // The default packets, and the AIFO authors' netbench packets (1380 payload bytes, 120 of headers).
+        let netbench = PacketFormat { mss_bytes: 1380, header_bytes: 120 };
+        for f in [PacketFormat::DEFAULT, netbench] {
+            for path in &paths {
+                for size in [1, 100, 1380, 1381, 1460, 1461, 2760, 2920, 5000, 17_520, 100_000, 1_000_001] {
+                    assert_eq!(ideal_fct_ps(size, path, f), by_recursion(size, path, f), "size {size}, {f:?}");
+                }
             }
         }
     }
@@ -103,6 +108,6 @@ mod tests {
             Hop { rate_bps: 10 * g, delay_ps: 2_700_000 },
         ];
         // 2 x 1.2 us + 2 x 0.3 us serialization + 5.8 us propagation and host delay.
-        assert_eq!(ideal_fct_ps(1460, &path), 8_800_000);
+        assert_eq!(ideal_fct_ps(1460, &path, PacketFormat::DEFAULT), 8_800_000);
     }
 }

@@ -35,7 +35,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use crate::config::{FctEnd, Routing};
 use crate::metrics::ideal_fct::{ideal_fct_ps, Hop};
-use crate::net::packet::{packets_for, wire_bytes, CONTROL_WIRE_BYTES, MSS_BYTES};
+use crate::net::packet::PacketFormat;
 use crate::net::topology::{ecmp_choice, Topology};
 use crate::sim::time::{serialization_ps, Time};
 
@@ -43,6 +43,7 @@ use crate::sim::time::{serialization_ps, Time};
 pub struct LoneFlowIdeal {
     routing: Routing,
     fct_end: FctEnd,
+    format: PacketFormat,
     /// Scratch of the lone-flow simulation: when each port frees, and which ports it touched.
     free_at: Vec<Time>,
     touched: Vec<u32>,
@@ -57,10 +58,11 @@ pub struct LoneFlowIdeal {
 const MEMO_LIMIT: usize = 1 << 20;
 
 impl LoneFlowIdeal {
-    pub fn new(routing: Routing, fct_end: FctEnd) -> Self {
+    pub fn new(routing: Routing, fct_end: FctEnd, format: PacketFormat) -> Self {
         LoneFlowIdeal {
             routing,
             fct_end,
+            format,
             free_at: Vec::new(),
             touched: Vec::new(),
             in_flight: BinaryHeap::new(),
@@ -75,7 +77,7 @@ impl LoneFlowIdeal {
         let delivered = self.delivered(topo, flow, src, dst, size_bytes);
         match self.fct_end {
             FctEnd::Delivered => delivered,
-            FctEnd::Acked => delivered + ack_return_ps(topo, src, dst),
+            FctEnd::Acked => delivered + ack_return_ps(topo, src, dst, self.format),
         }
     }
 
@@ -83,25 +85,26 @@ impl LoneFlowIdeal {
     fn delivered(&mut self, topo: &Topology, flow: u32, src: u32, dst: u32, size_bytes: u64) -> Time {
         if self.routing == Routing::Ecmp {
             let path = topo.path_ports_with(src, dst, |node, choices| ecmp_choice(flow, node, choices));
-            return ideal_fct_ps(size_bytes, &hops(topo, &path));
+            return ideal_fct_ps(size_bytes, &hops(topo, &path), self.format);
         }
         let path = hops(topo, &topo.path_ports(src, dst));
-        let n = packets_for(size_bytes);
+        let format = self.format;
+        let n = format.packets_for(size_bytes);
         if n == 1 || !topo.has_equal_cost_choices() {
-            return ideal_fct_ps(size_bytes, &path); // one packet, or one path between any two hosts
+            return ideal_fct_ps(size_bytes, &path, format); // one packet, or one path between any two hosts
         }
-        let short_last = !size_bytes.is_multiple_of(MSS_BYTES as u64);
-        let no_queue_where_paths_part = paths_part_where_nothing_queues(&path);
+        let short_last = !size_bytes.is_multiple_of(format.mss_bytes as u64);
+        let no_queue_where_paths_part = paths_part_where_nothing_queues(&path, format);
         if !short_last && no_queue_where_paths_part {
-            return ideal_fct_ps(size_bytes, &path);
+            return ideal_fct_ps(size_bytes, &path, format);
         }
         let key = (topo.edge_switch(src), topo.edge_switch(dst), size_bytes);
         if let Some(&t) = self.memo.get(&key) {
             return t;
         }
-        let full = wire_bytes(MSS_BYTES) as u64;
+        let full = format.full_wire_bytes() as u64;
         let full_packets = if short_last { n - 1 } else { n };
-        let last_wire = wire_bytes((size_bytes - (n - 1) * MSS_BYTES as u64) as u32) as u64;
+        let last_wire = format.wire_bytes(format.payload_of(size_bytes, n as u32, n as u32 - 1)) as u64;
         self.landings.clear();
         let stream = if no_queue_where_paths_part {
             // Full packets leave the NIC back to back and never queue before the last switch: they land one
@@ -111,13 +114,13 @@ impl LoneFlowIdeal {
                 + before_last[1..].iter().map(|h| serialization_ps(full, h.rate_bps)).sum::<Time>();
             let s0 = serialization_ps(full, path[0].rate_bps);
             self.landings.push(s0 + transit);
-            Landings { first: &self.landings, period: 1, advance: s0, total: full_packets }
+            Landings { first: &self.landings, period: 1, advance: s0, total: full_packets, full_wire: full }
         } else {
             let simulated = full_packets.min(SIMULATED_PACKETS);
             self.simulate(topo, src, dst, simulated);
             self.landings.sort_unstable();
             let (period, advance) = if simulated < full_packets { steady_state(&self.landings) } else { (1, 0) };
-            Landings { first: &self.landings, period, advance, total: full_packets }
+            Landings { first: &self.landings, period, advance, total: full_packets, full_wire: full }
         };
         let last = path[path.len() - 1];
         let t = if short_last {
@@ -152,7 +155,7 @@ impl LoneFlowIdeal {
     /// such in the switch's order), every port serves in arrival order. Fills `landings` with when each (a
     /// full packet) reaches the last switch.
     fn simulate(&mut self, topo: &Topology, src: u32, dst: u32, packets: u64) {
-        let full = wire_bytes(MSS_BYTES) as u64;
+        let full = self.format.full_wire_bytes() as u64;
         if self.free_at.len() != topo.ports.len() {
             self.free_at = vec![0; topo.ports.len()];
         }
@@ -211,6 +214,8 @@ struct Landings<'a> {
     period: usize,
     advance: Time,
     total: u64,
+    /// Wire bytes of each full packet.
+    full_wire: u64,
 }
 
 impl Landings<'_> {
@@ -218,7 +223,7 @@ impl Landings<'_> {
     /// every full packet landing `shift` later than computed, and `extra` (a landing time and wire size) too.
     /// Packet by packet without storing them, so a terabyte flow costs time, not memory.
     fn last_link_finish(&self, shift: Time, extra: Option<(Time, u64)>, last: Hop) -> Time {
-        let full = serialization_ps(wire_bytes(MSS_BYTES) as u64, last.rate_bps);
+        let full = serialization_ps(self.full_wire, last.rate_bps);
         let mut extra = extra.map(|(at, wire)| (at, serialization_ps(wire, last.rate_bps)));
         let mut free: Time = 0;
         let known = self.first.len() as u64;
@@ -262,10 +267,10 @@ fn steady_state(landings: &[Time]) -> (usize, Time) {
 }
 
 /// A lone ACK's trip from `dst` back to `src`: header-size, store and forward on each hop.
-pub fn ack_return_ps(topo: &Topology, src: u32, dst: u32) -> Time {
+pub fn ack_return_ps(topo: &Topology, src: u32, dst: u32, format: PacketFormat) -> Time {
     hops(topo, &topo.path_ports(dst, src))
         .iter()
-        .map(|h| h.delay_ps + serialization_ps(CONTROL_WIRE_BYTES as u64, h.rate_bps))
+        .map(|h| h.delay_ps + serialization_ps(format.control_wire_bytes() as u64, h.rate_bps))
         .sum()
 }
 
@@ -278,8 +283,8 @@ fn hops(topo: &Topology, path: &[u32]) -> Vec<Hop> {
 /// Whether the one path's closed form holds for a sprayed flow: every hop between the NIC and the last (where
 /// equal-cost paths can part) serializes a full packet no slower than the slowest hop before it, so the
 /// packets reach it spaced enough never to queue there, on whichever path.
-fn paths_part_where_nothing_queues(path: &[Hop]) -> bool {
-    let full = |h: &Hop| serialization_ps(wire_bytes(MSS_BYTES) as u64, h.rate_bps);
+fn paths_part_where_nothing_queues(path: &[Hop], format: PacketFormat) -> bool {
+    let full = |h: &Hop| serialization_ps(format.full_wire_bytes() as u64, h.rate_bps);
     let mut slowest = 0;
     for (k, h) in path.iter().enumerate() {
         if k > 0 && k + 1 < path.len() && full(h) > slowest {
@@ -300,9 +305,9 @@ mod tests {
         // Out: 2 x (1.2 us at 10G + 2.7 us) + 2 x (0.3 us at 40G + 0.2 us) = 8.8 us; the 40-byte ACK back:
         // 2 x (0.032 + 2.7) + 2 x (0.008 + 0.2) = 5.88 us; together the paper's 14.6 us RTT (to 0.08 us).
         let topo = leaf_spine(9, 16, 4, LinkParams::PAPER);
-        assert_eq!(ack_return_ps(&topo, 0, 143), 5_880_000);
-        let mut delivered = LoneFlowIdeal::new(Routing::Spray, FctEnd::Delivered);
-        let mut acked = LoneFlowIdeal::new(Routing::Spray, FctEnd::Acked);
+        assert_eq!(ack_return_ps(&topo, 0, 143, PacketFormat::DEFAULT), 5_880_000);
+        let mut delivered = LoneFlowIdeal::new(Routing::Spray, FctEnd::Delivered, PacketFormat::DEFAULT);
+        let mut acked = LoneFlowIdeal::new(Routing::Spray, FctEnd::Acked, PacketFormat::DEFAULT);
         assert_eq!(delivered.fct(&topo, 0, 0, 143, 1460), 8_800_000);
         assert_eq!(acked.fct(&topo, 0, 0, 143, 1460), 14_680_000);
         // Under one leaf: two host links each way.

@@ -10,7 +10,7 @@
 //! The partitions depend on the topology alone, never on a thread count: a partitioned run gives the same
 //! results on any number of threads.
 
-use crate::net::packet::CONTROL_WIRE_BYTES;
+use crate::net::packet::PacketFormat;
 use crate::net::topology::{PortSpec, Topology};
 use crate::sim::time::{serialization_ps, Time};
 
@@ -162,10 +162,15 @@ impl Partitioning {
         for r in part_of.iter_mut().filter(|r| **r == u32::MAX) {
             *r = 0;
         }
-        let crossing = |p: &PortSpec| p.delay_ps + serialization_ps(CONTROL_WIRE_BYTES as u64, p.rate_bps);
-        let cut = topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]);
-        let lookahead = cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1);
+        let lookahead = lookahead_of(topo, &part_of, PacketFormat::DEFAULT.control_wire_bytes());
         Partitioning { part_of, parts: parts.max(1) as usize, lookahead }
+    }
+
+    /// The lookahead of a run whose smallest packet is `wire_bytes` (its packet format's headers): the
+    /// partitions' own is for the default format.
+    pub fn with_smallest_packet(mut self, topo: &Topology, wire_bytes: u32) -> Self {
+        self.lookahead = lookahead_of(topo, &self.part_of, wire_bytes);
+        self
     }
 
     /// Whether a port's link crosses between partitions.
@@ -175,6 +180,13 @@ impl Partitioning {
 }
 
 /// Each node's rack (u32::MAX for switches no host attaches to), and the number of racks.
+/// The least time a packet of `wire_bytes` takes to cross a cut link (any link if none is cut), at least 1 ps.
+fn lookahead_of(topo: &Topology, part_of: &[u32], wire_bytes: u32) -> Time {
+    let crossing = |p: &PortSpec| p.delay_ps + serialization_ps(wire_bytes as u64, p.rate_bps);
+    let cut = topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]);
+    cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1)
+}
+
 fn racks_of(topo: &Topology) -> (Vec<u32>, u32) {
     let mut rack_of = vec![u32::MAX; topo.nodes as usize];
     let mut racks = 0u32;

@@ -17,7 +17,7 @@ pub mod receiver;
 pub mod scoreboard;
 pub mod tcp;
 
-use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES, MSS_BYTES};
+use crate::net::packet::{Packet, PacketFormat, PacketKind};
 use crate::sim::time::Time;
 use scoreboard::Scoreboard;
 
@@ -56,6 +56,8 @@ pub enum PriorityScheme {
 #[derive(Clone, Copy, Debug)]
 pub struct TransportParams {
     pub protocol: Protocol,
+    /// The run's packets: payload per full packet and header bytes (a control packet is headers alone).
+    pub format: PacketFormat,
     pub init_cwnd_pkts: u32,
     pub max_cwnd_pkts: u32,
     /// TCP/DCTCP: lower bound on the estimated RTO.
@@ -110,16 +112,6 @@ impl TransportParams {
     }
 }
 
-/// Payload bytes of packet `i` of a flow of `size_bytes` in `npkts` packets: full but for the last.
-#[inline]
-pub fn payload_bytes(size_bytes: u64, npkts: u32, i: u32) -> u32 {
-    if i + 1 == npkts {
-        (size_bytes - (npkts as u64 - 1) * MSS_BYTES as u64) as u32
-    } else {
-        MSS_BYTES
-    }
-}
-
 /// Loss recovery of TCP-like hosts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recovery {
@@ -144,6 +136,8 @@ pub struct Sender {
     /// A rank fixed for the whole flow (from the workload), stamped instead of the scheme's priority.
     pub fixed_rank: Option<u64>,
     pub sb: Scoreboard,
+    /// The run's packet format (its payload per packet decides each packet's bytes).
+    format: PacketFormat,
     cwnd: f64,
     ssthresh: f64,
     dupacks: u32,
@@ -181,7 +175,7 @@ pub struct Sender {
 
 impl Sender {
     pub fn new(flow: u32, src: u32, dst: u32, size_bytes: u64, deadline: Option<Time>, p: &TransportParams) -> Self {
-        let npkts = crate::net::packet::packets_for(size_bytes) as u32;
+        let npkts = p.format.packets_for(size_bytes) as u32;
         Sender {
             flow,
             src,
@@ -189,6 +183,7 @@ impl Sender {
             size_bytes,
             deadline,
             sb: Scoreboard::new(npkts),
+            format: p.format,
             cwnd: p.init_cwnd_pkts as f64,
             ssthresh: f64::INFINITY,
             dupacks: 0,
@@ -220,7 +215,7 @@ impl Sender {
     /// Payload bytes of packet `i`.
     #[inline]
     pub fn payload(&self, i: u32) -> u32 {
-        payload_bytes(self.size_bytes, self.sb.npkts, i)
+        self.format.payload_of(self.size_bytes, self.sb.npkts, i)
     }
 
     pub fn cwnd(&self) -> f64 {
@@ -243,9 +238,7 @@ impl Sender {
             PriorityScheme::Deadline => self.deadline.unwrap_or(u64::MAX >> 1),
             // The AIFO authors' SRPT sender stamps `flowSize - seq`: the bytes from this packet's first on,
             // the packet's own, so a retransmission keeps its original rank.
-            PriorityScheme::RemainingUnsent => {
-                self.size_bytes.saturating_sub(i as u64 * crate::net::packet::MSS_BYTES as u64)
-            }
+            PriorityScheme::RemainingUnsent => self.size_bytes.saturating_sub(i as u64 * self.format.mss_bytes as u64),
         };
         match p.priority_cap {
             Some(cap) => raw.min(cap),
@@ -266,7 +259,7 @@ impl Sender {
             src: self.src,
             dst: self.dst,
             payload,
-            wire: crate::net::packet::wire_bytes(payload),
+            wire: self.format.wire_bytes(payload),
             kind: PacketKind::Data,
             ce: false,
             ece: false,
@@ -293,7 +286,7 @@ impl Sender {
             src: self.src,
             dst: self.dst,
             payload: 0,
-            wire: CONTROL_WIRE_BYTES,
+            wire: self.format.control_wire_bytes(),
             kind: PacketKind::Probe,
             ce: false,
             ece: false,
@@ -464,8 +457,8 @@ impl Sender {
             newly_sacked = 1;
         }
         let mut acked_bytes = 0;
-        let (size, npkts) = (self.size_bytes, self.sb.npkts);
-        let payload_of = |i: u32| payload_bytes(size, npkts, i) as u64;
+        let (size, npkts, format) = (self.size_bytes, self.sb.npkts, self.format);
+        let payload_of = |i: u32| format.payload_of(size, npkts, i) as u64;
         let newly_cum = self.sb.cumulative_ack(ack.ack, |i| acked_bytes += payload_of(i));
         self.acked_bytes += acked_bytes;
         if self.probing {

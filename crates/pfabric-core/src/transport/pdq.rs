@@ -16,7 +16,7 @@
 //! (for Early Start); no suppressed probing and no sender-side rate limits beyond pacing.
 
 use super::{receiver, Sender, TransportParams};
-use crate::net::packet::{Packet, PacketKind, CONTROL_WIRE_BYTES};
+use crate::net::packet::{Packet, PacketKind};
 use crate::sim::time::{serialization_ps, Time};
 
 /// Criticality numbers of flows without a deadline start here, above any deadline in picoseconds.
@@ -48,7 +48,7 @@ impl Sender {
         let mut h = self.probe_packet(now, p);
         h.kind = PacketKind::Probe;
         h.seq = receiver::PROBE_SEQ;
-        h.wire = CONTROL_WIRE_BYTES;
+        h.wire = p.format.control_wire_bytes();
         h.priority = self.pdq_criticality();
         h.rate_bps = p.host_rate_bps;
         h.ack = self.sb.npkts - self.sb.nxt.min(self.sb.npkts);
@@ -89,7 +89,7 @@ impl Sender {
         match self.deadline {
             Some(d) if p.pdq_early_termination => {
                 // Bytes not sent yet, at line rate (what is in flight may still make it).
-                let unsent = self.size_bytes.saturating_sub(self.sb.nxt as u64 * crate::net::packet::MSS_BYTES as u64);
+                let unsent = self.size_bytes.saturating_sub(self.sb.nxt as u64 * p.format.mss_bytes as u64);
                 now + serialization_ps(unsent, p.host_rate_bps) > d
             }
             _ => false,

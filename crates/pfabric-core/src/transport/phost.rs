@@ -57,14 +57,12 @@ impl PhostConfig {
         PhostConfig { free_tokens: 12, token_expiry_mtus: 1.5, window: 16, downgrade_mtus: 25.0, resend_mtus: 9.0 };
 
     /// In picoseconds, on hosts whose links run at `host_rate_bps`.
-    pub fn params(&self, host_rate_bps: u64) -> PhostParams {
-        let mtu = crate::sim::time::serialization_ps(
-            crate::net::packet::wire_bytes(crate::net::packet::MSS_BYTES) as u64,
-            host_rate_bps,
-        );
+    pub fn params(&self, host_rate_bps: u64, format: crate::net::packet::PacketFormat) -> PhostParams {
+        let mtu = crate::sim::time::serialization_ps(format.full_wire_bytes() as u64, host_rate_bps);
         let times = |m: f64| (m * mtu as f64).round() as Time;
-        let header = crate::sim::time::serialization_ps(crate::net::packet::CONTROL_WIRE_BYTES as u64, host_rate_bps);
+        let header = crate::sim::time::serialization_ps(format.control_wire_bytes() as u64, host_rate_bps);
         PhostParams {
+            token_wire_bytes: format.control_wire_bytes(),
             free_tokens: self.free_tokens,
             token_interval: mtu,
             grant_interval: mtu + header,
@@ -81,6 +79,8 @@ impl PhostConfig {
 pub struct PhostParams {
     /// Packets a flow sends before any token (the paper: one BDP).
     pub free_tokens: u32,
+    /// A token's wire bytes: headers alone.
+    pub token_wire_bytes: u32,
     /// An MTU's wire time at the host link rate: the unit of the other times, and a sender's pace.
     pub token_interval: Time,
     /// Between two tokens of one receiver: an MTU's wire time plus a header's, so that the data the tokens call
@@ -398,6 +398,7 @@ mod tests {
     fn params() -> PhostParams {
         PhostParams {
             free_tokens: 2,
+            token_wire_bytes: 40,
             token_interval: MTU,
             grant_interval: MTU + 32_000,
             token_expiry: 3 * MTU / 2,

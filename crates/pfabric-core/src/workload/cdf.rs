@@ -3,10 +3,10 @@
 //! A CDF is a list of (size, cumulative probability) rows. Read `Linear`, it is piecewise linear between rows
 //! (a repeated size is a point mass), as ns-2's `RandomVariable/Empirical` and the pFabric scripts sample it;
 //! read `Step`, each row is an atom (netbench's discrete files). A sampled size is rounded up to whole packets
-//! of [`MSS_BYTES`]: flows are made of full packets, and the mean used to set the load is the mean of exactly
-//! that rounded distribution, computed here in closed form from the rows (never a constant from elsewhere).
+//! of the run's packet format: flows are made of full packets, and the mean used to set the load is the mean of
+//! exactly that rounded distribution, computed here in closed form from the rows (never a constant from elsewhere).
 
-use crate::net::packet::{HEADER_BYTES, MSS_BYTES};
+use crate::net::packet::PacketFormat;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interpolation {
@@ -86,14 +86,14 @@ impl EmpiricalCdf {
         }
     }
 
-    /// A flow size in bytes, a whole number of packets, from a uniform draw `u` in [0, 1).
-    pub fn sample_bytes(&self, u: f64) -> u64 {
-        round_up_to_packets(self.quantile(u))
+    /// A flow size in bytes, a whole number of `format`'s packets, from a uniform draw `u` in [0, 1).
+    pub fn sample_bytes(&self, u: f64, format: PacketFormat) -> u64 {
+        format.round_up_to_packets(self.quantile(u))
     }
 
-    /// Mean number of packets per flow of the rounded distribution, exactly.
-    pub fn mean_packets(&self) -> f64 {
-        let m = MSS_BYTES as f64;
+    /// Mean number of packets per flow of the distribution rounded to `format`'s packets, exactly.
+    pub fn mean_packets(&self, format: PacketFormat) -> f64 {
+        let m = format.mss_bytes as f64;
         // Integral of max(1, ceil(x / m)) over x in [0, x]: the rounded size in packets, integrated.
         let integral = |x: f64| {
             let n = (x / m).floor();
@@ -125,21 +125,17 @@ impl EmpiricalCdf {
     }
 
     /// Mean wire bytes per flow (payload and headers): the quantity the load is defined with.
-    pub fn mean_wire_bytes(&self) -> f64 {
-        self.mean_packets() * (MSS_BYTES + HEADER_BYTES) as f64
+    pub fn mean_wire_bytes(&self, format: PacketFormat) -> f64 {
+        self.mean_packets(format) * format.full_wire_bytes() as f64
     }
-}
-
-/// Bytes rounded up to whole packets (at least one).
-pub fn round_up_to_packets(bytes: f64) -> u64 {
-    let packets = (bytes / MSS_BYTES as f64).ceil().max(1.0) as u64;
-    packets * MSS_BYTES as u64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sim::rng::Rng;
+
+    const F: PacketFormat = PacketFormat::DEFAULT;
 
     fn websearch() -> EmpiricalCdf {
         // The pFabric ns-2 web search rows, in packets.
@@ -153,8 +149,8 @@ mod tests {
         let cdf = websearch();
         let mut rng = Rng::new(11);
         let n = 400_000;
-        let sampled = (0..n).map(|_| cdf.sample_bytes(rng.uniform()) as f64).sum::<f64>() / n as f64 / 1460.0;
-        let exact = cdf.mean_packets();
+        let sampled = (0..n).map(|_| cdf.sample_bytes(rng.uniform(), F) as f64).sum::<f64>() / n as f64 / 1460.0;
+        let exact = cdf.mean_packets(F);
         // Unrounded linear mean is 1140.98 packets; rounding up adds about half a packet.
         assert!((exact - 1141.5).abs() < 0.2, "{exact}");
         assert!((sampled - exact).abs() / exact < 0.02, "{sampled} vs {exact}");
@@ -163,12 +159,12 @@ mod tests {
     #[test]
     fn point_mass_and_step() {
         let cdf = websearch();
-        assert_eq!(cdf.sample_bytes(0.0), 6 * 1460);
-        assert_eq!(cdf.sample_bytes(0.1), 6 * 1460);
+        assert_eq!(cdf.sample_bytes(0.0, F), 6 * 1460);
+        assert_eq!(cdf.sample_bytes(0.1, F), 6 * 1460);
         let step = EmpiricalCdf::new(vec![1.0, 10_000.0], vec![0.5, 1.0], Interpolation::Step).unwrap();
-        assert_eq!(step.sample_bytes(0.2), 1460);
-        assert_eq!(step.sample_bytes(0.7), 7 * 1460);
-        assert!((step.mean_packets() - 4.0).abs() < 1e-12);
+        assert_eq!(step.sample_bytes(0.2, F), 1460);
+        assert_eq!(step.sample_bytes(0.7, F), 7 * 1460);
+        assert!((step.mean_packets(F) - 4.0).abs() < 1e-12);
     }
 
     #[test]

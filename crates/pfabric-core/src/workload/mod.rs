@@ -6,7 +6,7 @@
 
 pub mod cdf;
 
-use crate::net::packet::flow_wire_bytes;
+use crate::net::packet::PacketFormat;
 use crate::sim::rng::Rng;
 use crate::sim::time::{Time, PS_PER_S};
 use cdf::EmpiricalCdf;
@@ -48,6 +48,8 @@ pub fn arrival_rate_per_s(load: f64, hosts: u32, host_rate_bps: u64, mean_wire_b
 /// A Poisson process of flows, sources and destinations uniform over the hosts (source != destination).
 pub struct PoissonArrivals {
     cdf: EmpiricalCdf,
+    /// Sizes are whole packets of this format, and the load counts its wire bytes.
+    format: PacketFormat,
     hosts: u32,
     mean_gap_ps: f64,
     clock_ps: f64,
@@ -63,6 +65,7 @@ impl PoissonArrivals {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         cdf: EmpiricalCdf,
+        format: PacketFormat,
         load: f64,
         hosts: u32,
         host_rate_bps: u64,
@@ -71,9 +74,10 @@ impl PoissonArrivals {
         deadlines: Option<DeadlineSpec>,
         seed: u64,
     ) -> Self {
-        let rate = arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes());
+        let rate = arrival_rate_per_s(load, hosts, host_rate_bps, cdf.mean_wire_bytes(format));
         PoissonArrivals {
             cdf,
+            format,
             hosts,
             mean_gap_ps: PS_PER_S as f64 / rate,
             clock_ps: 0.0,
@@ -111,7 +115,7 @@ impl PoissonArrivals {
         if dst >= src {
             dst += 1;
         }
-        let size_bytes = self.cdf.sample_bytes(self.sizes.uniform());
+        let size_bytes = self.cdf.sample_bytes(self.sizes.uniform(), self.format);
         let mut flow = FlowSpec { start, src, dst, size_bytes, deadline: None, deadline_min_factor: 0.0, rank: None };
         if let Some((spec, rng)) = &mut self.deadlines {
             // Both draws always happen, so which flows get deadlines does not shift the times drawn.
@@ -160,11 +164,6 @@ impl Arrivals {
             Arrivals::List { flows, .. } => Some(flows.len() as u64),
         }
     }
-}
-
-/// Offered wire bytes of a flow (what the load counts).
-pub fn offered_wire_bytes(f: &FlowSpec) -> u64 {
-    flow_wire_bytes(f.size_bytes)
 }
 
 /// One sender per entry of `sizes`, distinct hosts other than `receiver` drawn at random (stream "fan-in"),
