@@ -562,6 +562,11 @@ class Scheme(_Section):
     )
     init_cwnd_pkts: PositiveInt | None = Field(None, description="Initial congestion window, packets.")
     max_cwnd_pkts: PositiveInt | None = Field(None, description="Largest congestion window, packets.")
+    init_ssthresh_pkts: PositiveInt | None = Field(
+        None,
+        description="TCP/DCTCP: slow start's threshold before the first loss, packets (unset: none; the AIFO "
+        "authors' netbench sockets: 30).",
+    )
     min_rto_us: NonNegativeFloat | None = Field(
         None, description="TCP/DCTCP: lower bound of the timeout (0: none, as in the AIFO authors' code)."
     )

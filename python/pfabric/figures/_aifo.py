@@ -37,15 +37,18 @@ WORKLOAD = "web search (netbench lower bound)"
 DATAMINING = "data mining (netbench lower bound)"
 SLOW_LINKS = {"host_rate_gbps": 1, "core_rate_gbps": 4}  # the 1G/4G leaf-spine (Figure 10, SP-PIFO)
 # The authors' TCP and DCTCP hosts (netbench's NewReno): a window of 3 segments at the start, capped at 64 KB
-# (44 packets), a timeout of SRTT + 4 RTTVAR with no floor, 300 us before the first sample. Their SRPT
+# (47 of their packets), a timeout of SRTT + 4 RTTVAR with no floor, 300 us before the first sample. Their SRPT
 # hosts (the schedulers' `tcp` host, the core's default for them) open at 30 segments instead: much of the
 # paper's small-flow gap between the schedulers and TCP/DCTCP comes from that difference (README).
 # Every one of their sockets, TCP, DCTCP and the schedulers' SRPT socket alike, is netbench's NewRenoTcpSocket
 # (xpt/newreno/newrenotcp): a three-way handshake before the first data packet, and NewReno's recovery, where only
 # the third duplicate ACK and partial ACKs resend (`recovery = "newreno"`; RFC 6675's SACK recovery would read a
 # PIFO's reordering of a flow's own packets as loss).
-AUTHORS_HOSTS = {"recovery": "newreno", "handshake": True}
-NEWRENO = {"init_cwnd_pkts": 3, "max_cwnd_pkts": 44, "min_rto_us": 0, "init_rto_us": 300, **AUTHORS_HOSTS}
+# Every one of their sockets also starts slow start's threshold at 30 segments (TCP_INITIAL_SLOW_START_THRESHOLD),
+# so the schedulers' window, opened at 30, grows by one segment a round trip from the start, and caps the window at
+# 65,535 bytes (TCP_MAX_WINDOW_SIZE): 47 of their 1,380-byte segments (`PACKET`).
+AUTHORS_HOSTS = {"recovery": "newreno", "handshake": True, "init_ssthresh_pkts": 30, "max_cwnd_pkts": 47}
+NEWRENO = {"init_cwnd_pkts": 3, "min_rto_us": 0, "init_rto_us": 300, **AUTHORS_HOSTS}
 # The authors' fabric (their .properties files: `link_delay_ns=20`, `network_device_routing=ecmp`): links of 20 ns,
 # no host stack delay (netbench has none), one ECMP path per flow. The pFabric paper's fabric has 0.2 us links,
 # 2.5 us host delays and per-packet spraying: a base round trip of about 12 us against the authors' few hundred ns

@@ -38,7 +38,7 @@ VARIANTS = {label: _aifo.SCHEMES[label] for label in ("FIFO", "PIFO", "SP-PIFO",
 
 
 # The authors' hosts for these figures (module docstring); AIFO's queue of 100 packets is theirs too.
-AUTHORS_HOSTS = _aifo.AUTHORS_HOSTS
+AUTHORS_HOSTS, PACKET = _aifo.AUTHORS_HOSTS, _aifo.PACKET
 VARIANTS["AIFO"] = {**VARIANTS["AIFO"], "capacity_pkts": 100}
 PHASES = 8
 PHASE_SPREAD_S = 50e-6  # about four packet times at 1 Gbps
@@ -62,6 +62,7 @@ def points(quick: bool) -> list[tuple[dict[str, Any], Scenario]]:
         for phase in range(1 if label == "FIFO" else PHASES):
             data = {
                 "topology": {"kind": "star", "hosts": 4, "host_rate_gbps": 1},
+                "packet": PACKET,
                 "workload": {
                     "kind": "fan-in",
                     "receiver": 0,

@@ -101,6 +101,12 @@ const TCP_RECOVERY: [Param; 3] = [
     ),
 ];
 
+const SLOW_START: Param = param(
+    "init_ssthresh_pkts",
+    || Value::Null,
+    "slow start's threshold before the first loss, packets (unset: none, the window doubles each round trip \
+     until a loss; netbench's sockets: 30, so a window opened at 30 grows by one packet per round trip)",
+);
 const DCTCP_GAIN: Param = param("dctcp_g", || json!(1.0 / 16.0), "gain of the marked-fraction average, in (0, 1]");
 const PFABRIC_HOST: [Param; 6] = [
     param("init_cwnd_pkts", || json!(12), "initial window, packets"),
@@ -116,7 +122,7 @@ pub const HOSTS: &[Host] = &[
         name: "tcp",
         what: "TCP NewReno with SACK",
         paper: "pFabric, SIGCOMM 2013, section 5.1 (TCP-DropTail)",
-        params: &[&WINDOW, &ADAPTIVE_RTO, &TCP_RECOVERY, &[STAMP]],
+        params: &[&WINDOW, &ADAPTIVE_RTO, &TCP_RECOVERY, &[SLOW_START, STAMP]],
         needs_ecn: false,
         configure: configure_tcp,
     },
@@ -124,7 +130,7 @@ pub const HOSTS: &[Host] = &[
         name: "dctcp",
         what: "DCTCP: TCP whose window shrinks with the fraction of ECN-marked ACKs",
         paper: "Alizadeh et al., SIGCOMM 2010; pFabric, section 5.1",
-        params: &[&WINDOW, &ADAPTIVE_RTO, &TCP_RECOVERY, &[STAMP, DCTCP_GAIN]],
+        params: &[&WINDOW, &ADAPTIVE_RTO, &TCP_RECOVERY, &[SLOW_START, STAMP, DCTCP_GAIN]],
         needs_ecn: true,
         configure: configure_dctcp,
     },
@@ -686,6 +692,7 @@ fn blank_transport() -> TransportParams {
         protocol: Protocol::Tcp,
         init_cwnd_pkts: 1,
         max_cwnd_pkts: 0,
+        init_ssthresh_pkts: 0,
         min_rto: 0,
         init_rto: 0,
         max_rto: 0,
@@ -727,6 +734,9 @@ fn configure_tcp(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
     window(r, t)?;
     adaptive_rto(r, t)?;
     t.dupack_threshold = r.int("dupack_threshold", 1, 1000)? as u32;
+    // 0: no threshold (slow start until the first loss).
+    t.init_ssthresh_pkts =
+        if r.is_set("init_ssthresh_pkts") { r.int("init_ssthresh_pkts", 1, 1 << 24)? as u32 } else { 0 };
     t.handshake = r.flag("handshake")?;
     t.recovery = match r.string("recovery")? {
         "sack" => Recovery::Sack,

@@ -60,6 +60,8 @@ pub struct TransportParams {
     pub format: PacketFormat,
     pub init_cwnd_pkts: u32,
     pub max_cwnd_pkts: u32,
+    /// TCP/DCTCP: slow start's threshold before the first loss, packets (0: none).
+    pub init_ssthresh_pkts: u32,
     /// TCP/DCTCP: lower bound on the estimated RTO.
     pub min_rto: Time,
     /// TCP/DCTCP: RTO before the first RTT sample.
@@ -185,7 +187,7 @@ impl Sender {
             sb: Scoreboard::new(npkts),
             format: p.format,
             cwnd: p.init_cwnd_pkts as f64,
-            ssthresh: f64::INFINITY,
+            ssthresh: if p.init_ssthresh_pkts > 0 { p.init_ssthresh_pkts as f64 } else { f64::INFINITY },
             dupacks: 0,
             in_recovery: false,
             recover: 0,

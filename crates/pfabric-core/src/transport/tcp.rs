@@ -181,6 +181,30 @@ mod tests {
         out.drain(..).map(|p| (p.seq, p.retransmit)).collect()
     }
 
+    /// netbench's sockets open with slow start's threshold at 30 packets: a window opened at 30 grows by one
+    /// packet per window (congestion avoidance), not to 60 in one round trip.
+    #[test]
+    fn an_initial_threshold_at_the_initial_window_grows_it_by_one_packet_a_round_trip() {
+        let json = r#"{"scheme": {"name": "tcp", "init_cwnd_pkts": 30, "init_ssthresh_pkts": 30, "max_cwnd_pkts": 100},
+            "workload": {"flows": 1, "cdf": {"size_bytes": [1460, 14600], "cdf": [0.5, 1.0], "interpolation": "step"}}}"#;
+        let p = ScenarioConfig::from_json(json).unwrap().scheme.transport;
+        let mut s = Sender::new(0, 0, 1, 1000 * 1460, None, &p);
+        let mut out = Vec::new();
+        s.fill_window(0, &p, &mut out);
+        assert_eq!(out.drain(..).count(), 30);
+        for i in 0..30 {
+            s.on_ack(&ack(i, i + 1), 1000 * (i as u64 + 1), &p, &mut out);
+        }
+        assert!((s.cwnd() - 31.0).abs() < 0.02, "cwnd {}", s.cwnd());
+        // Unset, the window doubles.
+        let mut fresh = Sender::new(0, 0, 1, 1000 * 1460, None, &newreno_params(30));
+        fresh.fill_window(0, &newreno_params(30), &mut out);
+        for i in 0..30 {
+            fresh.on_ack(&ack(i, i + 1), 1000 * (i as u64 + 1), &newreno_params(30), &mut out);
+        }
+        assert_eq!(fresh.cwnd(), 60.0);
+    }
+
     #[test]
     fn newreno_resends_only_the_first_hole_and_holds_the_window_edge() {
         let p = newreno_params(9);
