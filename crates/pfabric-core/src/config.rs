@@ -712,8 +712,8 @@ fn parse_workload(
     }
 }
 
-fn parse_scheme(v: &Value) -> Result<SchemeConfig, ConfigError> {
-    scheme::parse(&Section::of(v, "scheme")?)
+fn parse_scheme(v: &Value, format: PacketFormat) -> Result<SchemeConfig, ConfigError> {
+    scheme::parse(&Section::of(v, "scheme")?, format)
 }
 
 impl ScenarioConfig {
@@ -729,7 +729,7 @@ impl ScenarioConfig {
         let empty = Value::Object(Map::new());
         let mut topology = parse_topology(s.get("topology").unwrap_or(&empty))?;
         topology.format = parse_packet(s.get("packet").unwrap_or(&empty))?;
-        let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty))?;
+        let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty), topology.format)?;
         scheme.transport.host_rate_bps = topology.links.host_rate_bps;
         scheme.transport.format = topology.format;
         // PDQ's SYN: headers alone unless the scenario sized it, and never smaller than the headers.
@@ -859,6 +859,12 @@ mod tests {
         let WorkloadConfig::Poisson { cdf, .. } = &netbench.workload else { panic!() };
         assert_eq!(cdf.mean_wire_bytes(f), 6.5 * 1500.0);
         assert_eq!(cdf.sample_bytes(0.2, f), 2 * 1380);
+        // TCP's window, at most the buffer less one packet, counts packets of the run's format.
+        let jumbo = parse(&format!(
+            r#"{{"packet": {{"mss_bytes": 9000}}, "scheme": {{"name": "tcp"}}, "workload": {{"flows": 10, {CDF}}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(jumbo.scheme.transport.max_cwnd_pkts, 225_000 / 9_040 - 1);
         let refused = |packet: &str| {
             parse(&format!(r#"{{"packet": {packet}, "workload": {{"flows": 10, {CDF}}}}}"#)).unwrap_err().to_string()
         };

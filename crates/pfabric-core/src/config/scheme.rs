@@ -565,6 +565,8 @@ struct Reader<'a> {
     s: &'a Section<'a>,
     defaults: &'a [(&'static str, Value)],
     switch: &'static str,
+    /// Wire bytes of the run's full packet: what a buffer in bytes holds whole packets of.
+    full_wire_bytes: u64,
 }
 
 impl Reader<'_> {
@@ -612,7 +614,7 @@ impl Reader<'_> {
 }
 
 /// Parses `[scheme]`: the bundle, its parts, their parameters.
-pub(super) fn parse(s: &Section) -> Result<SchemeConfig, ConfigError> {
+pub(super) fn parse(s: &Section, format: crate::net::packet::PacketFormat) -> Result<SchemeConfig, ConfigError> {
     let name = s.str_or("name", "tcp")?;
     let str_of = |key: &str| -> Result<Option<&str>, ConfigError> {
         match s.get(key) {
@@ -636,7 +638,8 @@ pub(super) fn parse(s: &Section) -> Result<SchemeConfig, ConfigError> {
         }
     }
     let defaults = merged(&r.params, &r.internal);
-    let reader = Reader { s, defaults: &defaults, switch: r.switch.name };
+    let reader =
+        Reader { s, defaults: &defaults, switch: r.switch.name, full_wire_bytes: format.full_wire_bytes() as u64 };
     let mut t = blank_transport();
     (r.host.configure)(&reader, &mut t)?;
     t.priority = match reader.string("priority")? {
@@ -835,7 +838,7 @@ fn queue_bytes(r: &Reader) -> Result<u64, ConfigError> {
 }
 
 fn queue_bytes_pkts(r: &Reader) -> Result<u64, ConfigError> {
-    Ok(queue_bytes(r)? / 1500)
+    Ok(queue_bytes(r)? / r.full_wire_bytes)
 }
 
 fn capacity_pkts(r: &Reader) -> Result<u64, ConfigError> {
