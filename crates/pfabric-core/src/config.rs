@@ -731,20 +731,6 @@ impl ScenarioConfig {
         topology.format = parse_packet(s.get("packet").unwrap_or(&empty))?;
         let mut scheme = parse_scheme(s.get("scheme").unwrap_or(&empty), topology.format)?;
         scheme.transport.host_rate_bps = topology.links.host_rate_bps;
-        scheme.transport.format = topology.format;
-        // PDQ's SYN: headers alone unless the scenario sized it, and never smaller than the headers.
-        let headers = topology.format.control_wire_bytes();
-        match scheme.transport.pdq_syn_wire_bytes {
-            0 => scheme.transport.pdq_syn_wire_bytes = headers,
-            b if b < headers => {
-                return err(
-                    "scheme.syn_bytes",
-                    b,
-                    format!("at least the packet's header_bytes ({headers}), at most 1500"),
-                )
-            }
-            _ => {}
-        }
         if scheme.transport.constant_rate_bps == 0 {
             scheme.transport.constant_rate_bps = topology.links.host_rate_bps;
         }

@@ -565,8 +565,8 @@ struct Reader<'a> {
     s: &'a Section<'a>,
     defaults: &'a [(&'static str, Value)],
     switch: &'static str,
-    /// Wire bytes of the run's full packet: what a buffer in bytes holds whole packets of.
-    full_wire_bytes: u64,
+    /// The run's packets: a buffer in bytes holds whole packets of it, a SYN is at least its headers.
+    format: crate::net::packet::PacketFormat,
 }
 
 impl Reader<'_> {
@@ -638,9 +638,9 @@ pub(super) fn parse(s: &Section, format: crate::net::packet::PacketFormat) -> Re
         }
     }
     let defaults = merged(&r.params, &r.internal);
-    let reader =
-        Reader { s, defaults: &defaults, switch: r.switch.name, full_wire_bytes: format.full_wire_bytes() as u64 };
+    let reader = Reader { s, defaults: &defaults, switch: r.switch.name, format };
     let mut t = blank_transport();
+    t.format = format;
     (r.host.configure)(&reader, &mut t)?;
     t.priority = match reader.string("priority")? {
         "" => PriorityScheme::RemainingSize, // a host that stamps nothing (PDQ's)
@@ -708,7 +708,7 @@ fn blank_transport() -> TransportParams {
         host_rate_bps: 0,
         pdq_probe_interval: 0,
         pdq_early_termination: false,
-        pdq_syn_wire_bytes: 0,
+        pdq_syn_wire_bytes: crate::net::packet::PacketFormat::DEFAULT.control_wire_bytes(),
         format: crate::net::packet::PacketFormat::DEFAULT,
         phost: crate::transport::phost::PhostConfig::DEFAULT,
         constant_rate_bps: 0,
@@ -793,8 +793,13 @@ fn configure_pdq(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError>
     t.protocol = Protocol::Pdq;
     t.pdq_probe_interval = r.us("probe_interval_us")?;
     t.pdq_early_termination = r.flag("early_termination")?;
-    // Unset (0): headers alone, once the packet format is known (`ScenarioConfig::from_value`).
-    t.pdq_syn_wire_bytes = if r.is_set("syn_bytes") { r.int("syn_bytes", 1, 1500)? as u32 } else { 0 };
+    // Unset: headers alone; never smaller than the headers.
+    let headers = r.format.control_wire_bytes();
+    let syn = if r.is_set("syn_bytes") { r.int("syn_bytes", 1, 1500)? as u32 } else { headers };
+    if syn < headers {
+        return err("scheme.syn_bytes", syn, format!("at least the packet's header_bytes ({headers}), at most 1500"));
+    }
+    t.pdq_syn_wire_bytes = syn;
     Ok(())
 }
 
@@ -838,7 +843,7 @@ fn queue_bytes(r: &Reader) -> Result<u64, ConfigError> {
 }
 
 fn queue_bytes_pkts(r: &Reader) -> Result<u64, ConfigError> {
-    Ok(queue_bytes(r)? / r.full_wire_bytes)
+    Ok(queue_bytes(r)? / r.format.full_wire_bytes() as u64)
 }
 
 fn capacity_pkts(r: &Reader) -> Result<u64, ConfigError> {
