@@ -24,6 +24,13 @@ The closeness checks show, beside the ratios, AIFO's and PIFO's (SP-PIFO's) smal
 lowest arrival rate, ours and theirs, and our PIFO run as the authors' Java heap (`HEAP_PIFO`: their order among
 equal ranks), a cause that this rules out: it moves our PIFO's mean by about 1%.
 
+The experiment behind the closeness checks (`as_the_authors_ran`): AIFO and the scheme it is compared with at the
+authors' own arrival rates, beside the means they published there (`WEB_SEARCH_10G`; `WEB_SEARCH_1G` for the
+1G/4G sweep, from the AIFO and SP-PIFO repositories' runs of one netbench set-up). Where our AIFO follows theirs
+and the bound fails only through a baseline faster than theirs, or where their own simulator is beyond the bound
+on those links and ours follows it, the check says so. On a workload they show no data for (data mining),
+`added_delay_below_authors` compares AIFO's added delay with the smallest their web-search runs show.
+
 The experiment behind the two PIFO checks (`pifo_as_srpt`): PIFO, SP-PIFO, AIFO and Ideal (flow-level SRPT over
 the fabric) at the authors' own arrival rates. Where Ideal's small flows hardly slow down, our PIFO follows it and
 our AIFO grows as the authors' does, the narrowing (and AIFO's closeness to PIFO at the top) needs a PIFO far
@@ -33,6 +40,7 @@ slower than the SRPT schedule it implements: the divergence is the authors' PIFO
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..presets import Check
@@ -72,25 +80,156 @@ RATE_RUNS = {
     AT_RATES.format("Ideal"): {"name": "ideal"},
     AT_RATES.format(HEAP_PIFO): {**_aifo.SCHEMES["PIFO"], "ties": "heap"},
 }
+
+
+@dataclass(frozen=True)
+class AuthorsMeans:
+    """The authors' small-flow means (ms) at each of their arrival rates (flows per second over the fabric), per
+    scheme in the order of `rates`, and where they were published."""
+
+    links: str
+    rates: tuple[int, ...]
+    means_ms: dict[str, tuple[float, ...]]
+    source: str
+
+    def ratio(self, other: str) -> tuple[float, ...]:
+        """Their AIFO over their `other`, rate by rate."""
+        return tuple(a / b for a, b in zip(self.means_ms["AIFO"], self.means_ms[other], strict=True))
+
+
+# Web search on 10/40 Gbps: the AIFO repository's Figure 7 data (netx-repo/AIFO @333c214,
+# aifo_simulation/java-code/projects/aifo/plots/aifo_evaluation/pFabric/web_search_workload/
+# pFabric_less_100KB_mean_fct_ms.dat, its seven rows).
+WEB_SEARCH_10G = AuthorsMeans(
+    links="10/40 Gbps",
+    rates=AUTHORS_RATES,
+    means_ms={
+        "PIFO": (0.061349, 0.074625, 0.090443, 0.106229, 0.122024, 0.132193, 0.137960),
+        "SP-PIFO": (0.068121, 0.076310, 0.085491, 0.094787, 0.104483, 0.110992, 0.114544),
+        "AIFO": (0.107051, 0.127629, 0.143604, 0.152695, 0.156644, 0.158012, 0.159989),
+    },
+    source="the AIFO repository's Figure 7 data",
+)
+# Web search on 1G/4G, where the AIFO paper plots AIFO only against itself (Figure 10) and the same authors'
+# netbench set-up (identical .properties: pfabric sockets, PIFO of 80 packets, 20 ns links, split_bw, ECMP, the
+# web search lower bound, `run_time_s=1`) ran PIFO and SP-PIFO for the SP-PIFO paper: their AIFO is the AIFO
+# repository's Figure 10 run with q_len = 20 (k = 0.1, window 20, one sample per 15: this figure's AIFO;
+# web_search_workload_q_len_1_4/pFabric_less_100KB_mean_fct_ms.dat, column C20), their PIFO and SP-PIFO the
+# SP-PIFO repository's (nsg-ethz/SP-PIFO @7d47198, java-code/projects/sppifo/plots/sppifo_evaluation/pFabric/
+# web_search_workload/pFabric_less_100KB_mean_fct_ms.dat), at the same seven arrival rates.
+WEB_SEARCH_1G = AuthorsMeans(
+    links="1G/4G",
+    rates=(3600, 5200, 7000, 8900, 11100, 14150, 19000),
+    means_ms={
+        "PIFO": (0.348620, 0.383808, 0.409129, 0.445964, 0.474056, 0.501587, 0.529730),
+        "SP-PIFO": (0.392972, 0.448878, 0.495635, 0.545983, 0.595728, 0.645135, 0.705992),
+        "AIFO": (0.851402, 0.986542, 1.070364, 1.114269, 1.128957, 1.147283, 1.146173),
+    },
+    source="their AIFO from the AIFO repository's Figure 10 runs with q_len = 20, their PIFO and SP-PIFO from the "
+    "SP-PIFO repository's runs, the same netbench set-up",
+)
+# The schemes the closeness experiment runs at the authors' arrival rates on links other than the paper's.
+CLOSENESS_RUNS = {AT_RATES.format(label): _aifo.SCHEMES[label] for label in ("PIFO", "SP-PIFO", "AIFO")}
+# How near, rate by rate, our AIFO must stay to the authors' (or our AIFO / X ratio to theirs) for their data to
+# explain a closeness check (our bound; the claim has no number): 15%, as for the growths below.
+AGREE = 0.15
 # How near our PIFO's growth must stay to Ideal's, and our AIFO's to the authors', for the experiment to explain a
 # PIFO check (our bound; the claim has no number): 15%. The growths themselves are steady: over seeds 1-4 at 20,000
 # flows, AIFO's small-flow mean varies by under 2% at either end rate.
 GROWTH_MATCH = 0.15
 
 
-def close_to(done: Done, other: str) -> Check | None:
+def close_to(done: Done, other: str, authors: AuthorsMeans | None = None) -> Check | None:
+    """AIFO's small-flow mean within `CLOSE` of `other`'s at every load; where it is not, `authors` (their means
+    at their arrival rates on these links, which `RATE_RUNS` or `CLOSENESS_RUNS` repeat) may explain it."""
     xs, aifo = _aifo.values(done, "AIFO", _aifo.small_mean_ms)
     _, theirs = _aifo.values(done, other, _aifo.small_mean_ms)
     if not xs or len(theirs) != len(xs):
         return None
     ratios = [a / b for a, b in zip(aifo, theirs, strict=True)]
+    holds = all(1 / CLOSE <= r <= CLOSE for r in ratios)
+    explained = None
+    if not holds:
+        explained = (
+            (pifo_as_srpt(done) if other == "PIFO" else None)
+            or (as_the_authors_ran(done, other, authors) if authors else None)
+            or (added_delay_below_authors(xs, aifo, theirs, other) if authors is None else None)
+        )
     return Check(
         f"AIFO's small-flow mean close to {other}'s at every load (within {CLOSE}x)",
         f"AIFO / {other} from {min(ratios):.2f} to {max(ratios):.2f}" + at_lowest_rate(done, other),
         "close (authors' web-search data: AIFO / PIFO 1.16-1.75, / SP-PIFO 1.40-1.68)",
-        all(1 / CLOSE <= r <= CLOSE for r in ratios),
-        explained=pifo_as_srpt(done) if other == "PIFO" else None,
+        holds,
+        explained=explained,
     )
+
+
+def added_delay_below_authors(xs: list, aifo: list, other_ms: list, other: str) -> str | None:
+    """The experiment behind a closeness check on a workload the authors show no data for, as its evidence, or
+    None where it does not hold: the `CLOSE` bound is a ratio read off their web-search data, where small flows
+    take tens of microseconds. Where AIFO's added small-flow delay over `other` (AIFO's mean less `other`'s) stays
+    below the smallest the authors' own web-search runs show at any of their rates on the same links, AIFO is
+    nearer `other` than in the runs they call close, and the ratio is large because `other`'s own mean is small."""
+    theirs = [
+        a - b for a, b in zip(WEB_SEARCH_10G.means_ms["AIFO"], WEB_SEARCH_10G.means_ms[other], strict=True)
+    ]
+    added = [a - b for a, b in zip(aifo, other_ms, strict=True)]
+    if max(added) > min(theirs):
+        return None
+    return (
+        f"AIFO adds {min(added) * 1e3:.1f}-{max(added) * 1e3:.1f} us to {other}'s small-flow mean over the loads "
+        f"({other} itself {min(other_ms) * 1e3:.1f}-{max(other_ms) * 1e3:.1f} us), less than the "
+        f"{min(theirs) * 1e3:.1f}-{max(theirs) * 1e3:.1f} us it adds in the authors' own web-search runs on the "
+        f"same links ({WEB_SEARCH_10G.source}), which the paper calls close; the ratio is beyond {CLOSE}x "
+        f"because {other}'s small flows here finish within {max(other_ms) * 1e3:.1f} us, against "
+        f"{min(WEB_SEARCH_10G.means_ms[other]) * 1e3:.0f} us and more in theirs"
+    )
+
+
+def as_the_authors_ran(done: Done, other: str, authors: AuthorsMeans) -> str | None:
+    """The experiment behind a closeness check, as its evidence, or None where it does not hold (or did not run):
+    AIFO and `other` at the authors' own arrival rates on these links, beside their means there. It explains the
+    check in one of two ways:
+
+    * the authors' own simulator puts AIFO further than `CLOSE` from `other` on these links (the bound comes from
+      their 10/40 Gbps data), and our AIFO / `other` follows theirs rate by rate (within `AGREE`);
+    * at the rates where our AIFO / `other` is beyond `CLOSE`, our AIFO follows theirs (within `AGREE`) and stays
+      within `CLOSE` of their `other`: the bound fails only through our `other`, which is faster than theirs
+      there, so the paper's number needs their `other`."""
+    rows = []
+    for i, rate in enumerate(authors.rates):
+        ours_aifo, ours_other = at_rate(done, "AIFO", rate), at_rate(done, other, rate)
+        if ours_aifo is not None and ours_other is not None:
+            rows.append(
+                (rate, ours_aifo, ours_other, authors.means_ms["AIFO"][i], authors.means_ms[other][i])
+            )
+    if not rows:
+        return None
+    their_ratios = authors.ratio(other)
+    ours = "; ".join(f"{rate:,}/s {a / o:.2f} (theirs {ta / to:.2f})" for rate, a, o, ta, to in rows)
+    if max(their_ratios) > CLOSE and all(abs((a / o) / (ta / to) - 1) <= AGREE for _, a, o, ta, to in rows):
+        return (
+            f"on {authors.links} the authors' own simulator puts AIFO at {min(their_ratios):.2f}-"
+            f"{max(their_ratios):.2f}x {other}'s small-flow mean over their arrival rates ({authors.source}), "
+            f"beyond the {CLOSE}x taken from their 10/40 Gbps data; ours at the same rates follows theirs within "
+            f"{AGREE:.0%}: AIFO / {other} {ours}"
+        )
+    beyond = [row for row in rows if row[1] / row[2] > CLOSE]
+    if beyond and all(abs(a / ta - 1) <= AGREE and a / to <= CLOSE for _, a, _, ta, to in beyond):
+        return (
+            f"where our AIFO / {other} at the authors' arrival rates is beyond {CLOSE}x ("
+            + ", ".join(f"{rate:,}/s" for rate, *_ in beyond)
+            + f"), our AIFO follows theirs within {AGREE:.0%} ("
+            + ", ".join(f"{a:.3f} ms, theirs {ta:.3f}" for _, a, _, ta, _ in beyond)
+            + f") and is within {CLOSE}x of their {other} ("
+            + ", ".join(f"{a / to:.2f}x" for _, a, _, _, to in beyond)
+            + f"): the bound fails only through our {other}, "
+            + ", ".join(f"{1 - o / to:.0%}" for _, _, o, _, to in beyond)
+            + f" faster than theirs ({', '.join(f'{o:.3f} ms, theirs {to:.3f}' for _, _, o, _, to in beyond)}), "
+            f"so the paper's ratio needs their {other}'s means; AIFO / {other} at every rate, ours and theirs: "
+            f"{ours}"
+        )
+    return None
 
 
 def at_lowest_rate(done: Done, other: str) -> str:
@@ -208,17 +347,17 @@ def narrows(done: Done, other: str) -> Check | None:
     )
 
 
-def general_checks(done: Done) -> list[Check]:
-    """Section 5.1's claims that are not tied to Figure 7's setting: AIFO close to PIFO and SP-PIFO, below
-    TCP."""
-    out = [close_to(done, other) for other in ("PIFO", "SP-PIFO")]
+def general_checks(done: Done, authors: AuthorsMeans | None = None) -> list[Check]:
+    """Section 5.1's claims that are not tied to Figure 7's setting: AIFO close to PIFO and SP-PIFO (beside
+    `authors`' means on these links where they exist), below TCP."""
+    out = [close_to(done, other, authors) for other in ("PIFO", "SP-PIFO")]
     out += _aifo.lower_than_each(done, "AIFO", ("TCP",))
     return [c for c in out if c]
 
 
 def checks(done: Done) -> list[Check]:
     """Every claim of Figure 7 (web search, 10/40 Gbps): the general ones and how the curves move with load."""
-    out: list[Check | None] = [*general_checks(done)]
+    out: list[Check | None] = [*general_checks(done, WEB_SEARCH_10G)]
     out.append(below_at_highest_load(done, "DCTCP"))
     growth = {}
     for label in ("AIFO", "TCP", "DCTCP"):
@@ -245,6 +384,7 @@ def fct_vs_load_figure(
     topology: dict | None = None,
     checks: Callable[[Done], list[Check]] = checks,
     rates: Sequence[int] = (),
+    rate_runs: dict[str, dict] | None = None,
 ) -> Figure:
     """Figure 7's sweep on a `workload` (label, packaged CDF) and leaf-spine `topology` (None: the 10/40 Gbps
     fabric), described as `setting` ("web search"), with `checks` (default: all of Figure 7's; a setting
@@ -255,7 +395,7 @@ def fct_vs_load_figure(
         """The sweep over loads, and `RATE_RUNS` at each of `rates` (quick: the lowest and the highest)."""
         out = _aifo.points(quick, VARIANTS, topology=topology, workload=workload)
         for rate in rates[:: len(rates) - 1] if quick and len(rates) > 1 else rates:
-            out += _aifo.rate_points(quick, RATE_RUNS, rate, lengths=(1,), topology=topology)
+            out += _aifo.rate_points(quick, rate_runs or RATE_RUNS, rate, lengths=(1,), topology=topology)
         return out
 
     def plot(done: Done, out_dir: Path) -> list[Path]:
