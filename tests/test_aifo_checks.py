@@ -77,3 +77,128 @@ def test_queue_length_check_explained_only_where_a_fitting_first_window_holds(mo
     if verdict == "diverges: explained":
         assert "at 10 packets the claim fails" in close.explained
         assert "at 20 packets the claim holds" in close.explained
+
+
+def _large_runs(loads: tuple[float, float], completion: tuple[float, float], windows: dict) -> list:
+    """Fig. 8's large-flow means (ms) per k: the load sweep (`loads`, k = 0.1 and 0.9 at each of 0.7 and 0.8),
+    the top rate run to completion (`completion`) and the authors' measurement at each of their high rates
+    (`windows`: rate -> the two means)."""
+    done = []
+    for load in (0.7, 0.8):
+        for k, value in zip((0.1, 0.9), loads, strict=True):
+            done.append(({"load": load, "scheme": f"AIFO k={k}"}, SimpleNamespace(large=value)))
+    for label, value in zip(fig8.RATE_RUNS, completion, strict=True):
+        done.append(({"scheme": label, "flows": 20_000}, SimpleNamespace(large=value)))
+    for rate, values in windows.items():
+        for label, value in zip(fig8.WINDOW_RUNS[rate], values, strict=True):
+            labels = {"scheme": label, "arrival_rate_per_s": rate, "window_s": 1.0}
+            done.append((labels, SimpleNamespace(large=value)))
+    return done
+
+
+@pytest.mark.parametrize(
+    "loads, completion, windows, verdict",
+    [
+        ((10.0, 12.0), (30.0, 35.0), {}, "passed"),
+        # Worse to completion, better as the authors measure at both of their high rates: explained.
+        ((21.0, 15.0), (35.0, 32.0), {141_500: (30.0, 43.0), 190_000: (37.0, 93.0)}, "diverges: explained"),
+        # As the authors measure, still worse at one rate: failed.
+        ((21.0, 15.0), (35.0, 32.0), {141_500: (30.0, 43.0), 190_000: (95.0, 93.0)}, "failed"),
+        # The authors' measurement did not run: failed.
+        ((21.0, 15.0), (35.0, 32.0), {}, "failed"),
+    ],
+)
+def test_fig8_large_flows_explained_only_where_the_authors_measurement_shows_the_claim(
+    monkeypatch, loads, completion, windows, verdict
+):
+    monkeypatch.setattr(_aifo, "large_mean_ms", lambda r: r.large)
+    monkeypatch.setattr(_aifo, "large_unfinished", lambda r: 0.2)
+    monkeypatch.setattr(_aifo, "large_unfinished_mean_mb", lambda r: 6.0)
+    check = fig8.large_flows_at_high_load(_large_runs(loads, completion, windows))
+    assert check is not None and check.verdict == verdict, check
+    if verdict == "diverges: explained":
+        assert "190,000 flows/s: 37.00 vs 93.00 ms (theirs 37.1 vs 89.6)" in check.explained
+
+
+def _closeness_runs(
+    loads: dict[str, float], rates: dict[str, tuple[float, ...]], at: tuple[int, ...]
+) -> list:
+    """Small-flow means (ms): each scheme's at loads 0.2 and 0.5, and at the authors' rates `at`."""
+    from pfabric.figures import aifo_fig7
+
+    done = []
+    for label, value in loads.items():
+        for load in (0.2, 0.5):
+            done.append(({"load": load, "scheme": label}, SimpleNamespace(value=value)))
+    for label, values in rates.items():
+        for rate, value in zip(at, values, strict=True):
+            labels = {"scheme": aifo_fig7.AT_RATES.format(label), "arrival_rate_per_s": rate}
+            done.append((labels, SimpleNamespace(value=value)))
+    return done
+
+
+@pytest.mark.parametrize(
+    "theirs, ours, verdict, says",
+    [
+        # Their own simulator is beyond the bound on these links and ours follows it: explained.
+        (
+            {"AIFO": (2.0, 2.0), "PIFO": (1.0, 1.25)},
+            {"AIFO": (2.0, 2.0), "PIFO": (1.05, 1.3)},
+            "diverges: explained",
+            "the authors' own simulator puts AIFO at 1.60-2.00x",
+        ),
+        # Our AIFO is theirs, and within the bound of their PIFO: the bound fails through our PIFO alone.
+        (
+            {"AIFO": (2.0, 2.0), "PIFO": (1.2, 1.6)},
+            {"AIFO": (2.05, 2.0), "PIFO": (1.0, 1.5)},
+            "diverges: explained",
+            "the bound fails only through our PIFO",
+        ),
+        # Our AIFO is 30% above theirs where the ratio is beyond the bound: failed.
+        ({"AIFO": (2.0, 2.0), "PIFO": (1.2, 1.6)}, {"AIFO": (2.6, 2.0), "PIFO": (1.0, 1.5)}, "failed", None),
+    ],
+)
+def test_fig7_closeness_explained_only_by_the_authors_means_at_their_rates(
+    monkeypatch, theirs, ours, verdict, says
+):
+    from pfabric.figures import aifo_fig7
+
+    monkeypatch.setattr(_aifo, "small_mean_ms", lambda r: r.value)
+    authors = aifo_fig7.AuthorsMeans(links="test links", rates=(100, 200), means_ms=theirs, source="made up")
+    done = _closeness_runs({"AIFO": 2.0, "PIFO": 1.0}, ours, authors.rates)
+    check = aifo_fig7.close_to(done, "PIFO", authors)
+    assert check is not None and check.verdict == verdict, check
+    if says:
+        assert says in check.explained
+
+
+@pytest.mark.parametrize(
+    "aifo, verdict", [(0.020, "diverges: explained"), (0.040, "failed"), (0.0148, "passed")]
+)
+def test_closeness_without_authors_data_explained_only_by_an_added_delay_below_theirs(
+    monkeypatch, aifo, verdict
+):
+    """Data mining: PIFO's small flows in 8 us; AIFO 12 us above is below the 22 us the authors' web-search runs
+    show at the least, 32 us above is not, and 1.85x is within the bound."""
+    from pfabric.figures import aifo_fig7
+
+    monkeypatch.setattr(_aifo, "small_mean_ms", lambda r: r.value)
+    check = aifo_fig7.close_to(_closeness_runs({"AIFO": aifo, "PIFO": 0.008}, {}, ()), "PIFO")
+    assert check is not None and check.verdict == verdict, check
+
+
+@pytest.mark.parametrize("fifo, verdict", [(1.5, "diverges: explained"), (2.0, "failed")])
+def test_fig10_ratio_explained_only_where_a_filled_fifo_adds_less_than_the_authors_queue(
+    monkeypatch, fifo, verdict
+):
+    """q_len 20 at 1.0 ms, q_len 100 at 1.05; the authors' q_len 100 adds 0.82 ms at load 0.3 and 1.46 at 0.7.
+    A FIFO of 100 adding 0.5 ms is below both (explained); one adding 1.0 ms is not below 0.82 (failed)."""
+    from pfabric.figures import aifo_fig10
+
+    monkeypatch.setattr(_aifo, "small_mean_ms", lambda r: r.value)
+    done = []
+    for load in (0.3, 0.7):
+        for label, value in (("AIFO q_len=20", 1.0), ("AIFO q_len=100", 1.05), ("FIFO q_len=100", fifo)):
+            done.append(({"load": load, "scheme": label}, SimpleNamespace(value=value)))
+    much_smaller = aifo_fig10.FIGURE.checks(done)[0]
+    assert much_smaller.verdict == verdict, much_smaller
