@@ -140,22 +140,27 @@ def rate_points(
         for label, scheme in variants.items():
             if not available(scheme):
                 continue
-            workload = {
-                "kind": "poisson",
-                "cdf": CDF,
-                "arrival_rate_per_s": rate_per_s,
-                "flows": flows * factor,
-            }
-            data = {
-                "seed": 1,
-                "workload": workload,
-                "scheme": dict(scheme),
-                "topology": {**FABRIC, **(topology or {})},
-                "packet": PACKET,
-            }
+            scenario = at_rate(scheme, rate_per_s, topology, flows=flows * factor)
             labels = {"workload": WORKLOAD, "scheme": label, "arrival_rate_per_s": rate_per_s}
-            out.append(({**labels, "flows": flows * factor}, Scenario.from_dict(data)))
+            out.append(({**labels, "flows": flows * factor}, scenario))
     return out
+
+
+def at_rate(
+    scheme: dict[str, Any], rate_per_s: float, topology: dict | None, run: dict | None = None, **length: float
+) -> Scenario:
+    """`scheme` on the AIFO set-up (optionally another `topology`) at `rate_per_s` flows per second, for `length`
+    (`flows=` or `duration_s=`), with the `run` section given."""
+    workload = {"kind": "poisson", "cdf": CDF, "arrival_rate_per_s": rate_per_s, **length}
+    data = {
+        "seed": 1,
+        "workload": workload,
+        "scheme": dict(scheme),
+        "topology": {**FABRIC, **(topology or {})},
+        "packet": PACKET,
+        **({"run": run} if run else {}),
+    }
+    return Scenario.from_dict(data)
 
 
 # How the authors measure (every one of their .properties: `run_time_s=1`; their analysis/analyze.py averages
@@ -180,26 +185,14 @@ def window_points(
     for label, scheme in variants.items():
         if not available(scheme):
             continue
-        data = {
-            "seed": 1,
-            "workload": {
-                "kind": "poisson",
-                "cdf": CDF,
-                "arrival_rate_per_s": rate_per_s,
-                "duration_s": seconds,
-            },
-            "run": {"max_sim_time_s": seconds},
-            "scheme": dict(scheme),
-            "topology": {**FABRIC, **(topology or {})},
-            "packet": PACKET,
-        }
+        scenario = at_rate(scheme, rate_per_s, topology, run={"max_sim_time_s": seconds}, duration_s=seconds)
         labels = {
             "workload": WORKLOAD,
             "scheme": label,
             "arrival_rate_per_s": rate_per_s,
             "window_s": seconds,
         }
-        out.append((labels, Scenario.from_dict(data)))
+        out.append((labels, scenario))
     return out
 
 

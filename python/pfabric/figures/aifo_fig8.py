@@ -182,6 +182,11 @@ def window_runs(done: Done, rate: int) -> tuple[Any, Any] | None:
     return found[0][0][1], found[1][0][1]
 
 
+def window_seconds(done: Done) -> float:
+    """How long the `WINDOW_RUNS` measured (the authors' second, or the quick window)."""
+    return next(labels["window_s"] for labels, _ in done if "window_s" in labels)
+
+
 def large_as_authors_measure(done: Done) -> str | None:
     """The experiment behind the large-flow check, as its evidence, or None where it does not hold (or did not
     run): measured as the authors measure (`_aifo.window_points`), k = 0.1 beats k = 0.9 for large flows at both
@@ -210,7 +215,7 @@ def large_as_authors_measure(done: Done) -> str | None:
     ]
     if not to_completion or any(a < b for a, b in to_completion):
         return None
-    seconds = next(labels["window_s"] for labels, _ in done if "window_s" in labels)
+    seconds = window_seconds(done)
     return (
         f"measured as the authors measure ({seconds:g} s of arrivals, stopped then, unfinished flows left out "
         f"of the mean: their run_time_s=1 and analysis/analyze.py), k = 0.1 beats k = 0.9 for large flows: "
@@ -300,7 +305,7 @@ def ratio_as_authors_measure(done: Done) -> str | None:
     if not all(NINE[0] <= r <= NINE[1] for r in (mean, p99)):
         return None
     theirs = {stat: high_ms / low_ms for stat, (low_ms, high_ms) in AUTHORS_TOP_SMALL_MS.items()}
-    seconds = next(labels["window_s"] for labels, _ in done if "window_s" in labels)
+    seconds = window_seconds(done)
     return (
         f"the paper's ratio is its overloaded top point ({top:,} flows/s, 1.07 of the host links), measured as "
         f"the authors measure ({seconds:g} s of arrivals, stopped then, unfinished flows left out: their "
