@@ -281,3 +281,18 @@ fn a_flow_beyond_the_simulated_packets_continues_their_steady_state_exactly() {
         assert!(fct >= ideal && (fct as f64) < 1.001 * ideal as f64, "{topo}: {fct} vs {ideal}");
     }
 }
+
+#[test]
+fn a_lone_phost_flow_loses_nothing_beyond_its_grant_pacing() {
+    // Beyond its free tokens a flow's packets come on grants, one per MTU plus a header's wire time (2.7% of
+    // headroom for tokens and ACKs) and the RTS goes first; nothing else may cost it. Holding every grant for
+    // the free packets' wire time once cost a 13-packet flow a whole token loop (1.40x its ideal).
+    for (src, dst) in [(0, 143), (0, 1)] {
+        for packets in [1u64, 12, 13, 20, 100, 300] {
+            let (fct, ideal) = lone_fct(leaf_spine(), json!({"name": "phost"}), src, dst, packets * 1460);
+            assert!(fct >= ideal, "{packets} packets {src}->{dst}");
+            let bound = ideal as f64 * (1.0 + 40.0 / 1500.0) + 100_000.0;
+            assert!((fct as f64) <= bound, "{packets} packets {src}->{dst}: {fct} ps against ideal {ideal}");
+        }
+    }
+}

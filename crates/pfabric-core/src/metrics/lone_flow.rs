@@ -274,6 +274,14 @@ pub fn ack_return_ps(topo: &Topology, src: u32, dst: u32, format: PacketFormat) 
         .sum()
 }
 
+/// A lone full data packet's trip from `src` to `dst`: store and forward on each hop.
+pub fn full_packet_trip_ps(topo: &Topology, src: u32, dst: u32, format: PacketFormat) -> Time {
+    hops(topo, &topo.path_ports(src, dst))
+        .iter()
+        .map(|h| h.delay_ps + serialization_ps(format.full_wire_bytes() as u64, h.rate_bps))
+        .sum()
+}
+
 fn hops(topo: &Topology, path: &[u32]) -> Vec<Hop> {
     path.iter()
         .map(|&p| Hop { rate_bps: topo.ports[p as usize].rate_bps, delay_ps: topo.ports[p as usize].delay_ps })

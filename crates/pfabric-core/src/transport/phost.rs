@@ -13,10 +13,12 @@
 //!   it reaches the sender.
 //! - A flow with free tokens gets its first grant once its free packets are on their way: at its first data
 //!   packet, or their wire time after its RTS. (Granted at the RTS, the first tokens reach a sender still busy
-//!   with its free packets, expire, and leave holes.) And a new flow's RTS holds the receiver's grants to all
-//!   its flows for its free packets' wire time, the link time they will take (without it, many senders'
-//!   free packets on top of granted data overflow a receiver's link: on one bottleneck at load 0.7, mean
-//!   slowdown 3.6 against 1.9).
+//!   with its free packets, expire, and leave holes.) And a new flow's free packets book the receiver's link
+//!   for their wire time, after the granted packets still on their way: no grant whose packet would arrive
+//!   meanwhile, so a token leaves a token loop before its packet's turn on the link (without the booking,
+//!   many senders' free packets on top of granted data overflow a receiver's link: on one bottleneck at load
+//!   0.7, mean slowdown 3.6 against 1.9; booking from the RTS without the loop cost a lone flow one packet
+//!   longer than its free tokens a whole loop).
 //! - Each data packet echoes the number of the token it spends. A flow whose tokens run more than `window`
 //!   ahead of the highest echo is downgraded: one token per `downgrade_time`, so a sender busy with other
 //!   receivers' tokens does not hold this receiver's link idle (the authors' capability gap).
@@ -182,6 +184,8 @@ struct Incoming {
     /// No token before this: the flow's free packets are still leaving its sender.
     first_grant_at: Time,
     started: Time,
+    /// From a token leaving the receiver to its packet arriving there, on an idle path.
+    token_loop: Time,
 }
 
 impl Incoming {
@@ -255,7 +259,8 @@ impl TokenScheduler {
     /// A flow's RTS (or, if it is lost, its first data packet) announces it: `npkts` packets from `src`, the
     /// first `free_tokens` of them already granted (its sender's free tokens), so no grant before their wire
     /// time has passed or the first of them has arrived. False if the flow was already open.
-    pub fn open(&mut self, flow: u32, src: u32, npkts: u32, now: Time) -> bool {
+    /// `token_loop` is the flow's token loop on an idle path (a token's trip to the sender, its packet's back).
+    pub fn open(&mut self, flow: u32, src: u32, npkts: u32, now: Time, token_loop: Time) -> bool {
         if self.find(flow).is_some() {
             return false;
         }
@@ -277,6 +282,7 @@ impl TokenScheduler {
             last_token: None,
             first_grant_at: now + free as Time * self.params.token_interval,
             started: now,
+            token_loop,
         });
         true
     }
@@ -334,6 +340,16 @@ impl TokenScheduler {
         let index = f.issued;
         f.issued += 1;
         Some((Token { flow: f.flow, seq, expires: now + p.token_expiry, index }, f.src))
+    }
+
+    /// Whether flow `flow` is open here.
+    pub fn is_open(&self, flow: u32) -> bool {
+        self.find(flow).is_some()
+    }
+
+    /// Flow `flow`'s token loop as opened (0 if it is not here).
+    pub fn token_loop(&self, flow: u32) -> Time {
+        self.find(flow).map_or(0, |i| self.flows[i].token_loop)
     }
 
     /// Packets flow `flow` still misses (0 if it is not here).
@@ -411,8 +427,8 @@ mod tests {
     #[test]
     fn tokens_go_to_the_flow_with_the_fewest_packets_missing_after_its_free_ones() {
         let mut s = TokenScheduler::new(params());
-        s.open(7, 1, 10, 0);
-        s.open(8, 2, 4, 0);
+        s.open(7, 1, 10, 0, 0);
+        s.open(8, 2, 4, 0, 0);
         // Packets 0-1 of each are free: no grant before their wire time.
         assert!(s.grant(0).is_none());
         assert_eq!(s.next_eligible(0), Some(2 * MTU));
@@ -428,7 +444,7 @@ mod tests {
     #[test]
     fn a_flows_first_data_packet_makes_its_first_grant_due() {
         let mut s = TokenScheduler::new(params());
-        s.open(1, 0, 10, 0);
+        s.open(1, 0, 10, 0, 0);
         assert!(s.grant(MTU / 2).is_none());
         assert_eq!(s.on_data(1, 0, 0), Received::First);
         assert_eq!(s.grant(MTU / 2).map(|(t, _)| t.seq), Some(2));
@@ -450,7 +466,7 @@ mod tests {
     #[test]
     fn a_flow_completes_when_its_last_packet_arrives_and_leaves_the_scheduler() {
         let mut s = TokenScheduler::new(params());
-        s.open(1, 0, 2, 0);
+        s.open(1, 0, 2, 0, 0);
         assert_eq!(s.on_data(1, 0, 0), Received::New);
         assert_eq!(s.on_data(1, 0, 0), Received::Old);
         assert_eq!(s.on_data(1, 1, 1), Received::Completes);
@@ -462,7 +478,7 @@ mod tests {
     #[test]
     fn a_flow_whose_tokens_run_past_its_window_is_downgraded_to_one_token_per_downgrade_time() {
         let mut s = TokenScheduler::new(params());
-        s.open(1, 0, 100, 0);
+        s.open(1, 0, 100, 0, 0);
         s.on_data(1, 0, 0); // its free tokens (0-1) are its sender's own: the window counts from token 2
         for k in 0..4 {
             assert_eq!(s.grant(k * MTU).unwrap().0.index, 2 + k as u32);
@@ -482,7 +498,7 @@ mod tests {
     #[test]
     fn data_echoing_their_tokens_keep_a_flow_within_its_window() {
         let mut s = TokenScheduler::new(params());
-        s.open(1, 0, 100, 0);
+        s.open(1, 0, 100, 0, 0);
         s.on_data(1, 0, 0);
         s.on_data(1, 1, 1);
         for k in 0..10 {
@@ -494,7 +510,7 @@ mod tests {
     #[test]
     fn holes_are_granted_again_after_the_resend_time() {
         let mut s = TokenScheduler::new(params());
-        s.open(1, 0, 3, 0);
+        s.open(1, 0, 3, 0, 0);
         s.on_data(1, 0, 0);
         let (t, _) = s.grant(0).unwrap();
         assert_eq!(t.seq, 2);
@@ -511,7 +527,7 @@ mod tests {
     fn a_flow_within_its_free_tokens_is_granted_its_holes_only_after_their_wire_time_and_the_resend_time() {
         let p = PhostParams { free_tokens: 12, ..params() };
         let mut s = TokenScheduler::new(p);
-        s.open(1, 0, 12, 0);
+        s.open(1, 0, 12, 0, 0);
         assert_eq!(s.on_data(1, 0, 0), Received::New); // no grant to hurry: every packet is free
         assert_eq!(s.next_eligible(0), Some(12 * MTU));
         assert_eq!(s.grant(12 * MTU).map(|(t, _)| t.seq), Some(1));
