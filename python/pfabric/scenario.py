@@ -720,6 +720,13 @@ class Scheme(_Section):
         description="phost: after a flow's last token, when the receiver grants its missing packets again, MTU "
         "wire times (9).",
     )
+    short_data_pkts: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**30,
+        description="phost: flows of at most this many packets send their data one priority level above the "
+        "longer flows' (the authors' simulator's optional third level; default 0: one data level).",
+    )
     syn_bytes: Annotated[int, _Number] | None = Field(
         None,
         ge=40,

@@ -5,9 +5,12 @@ set-up: a 100 MB request striped over N senders).
 Checked against pHost's abstract: "pHost achieves performance on par with pFabric (within 4% for typical
 conditions)", read as the mean normalized FCT over all flows at load 0.6 (the load of the authors' scripts,
 NetSys/simulator py/run_experiments.py), both workloads: pHost over pFabric at most +4%. This check fails today
-(web search: about +13%). The authors' own simulator, built and run on the same fabric, is further from it
-(docs/receiver-driven-notes.md: pHost 1.50x pFabric's mean there, 1.28-1.46x on their 40 Gbps set-up), so the
-abstract's number is not one their code reproduces either; what it requires is still open.
+on web search (quick scale: +8.7%). The authors' own simulator, built and run on the same fabric, is further from
+it (docs/receiver-driven-notes.md: pHost 1.50x pFabric's mean there, 1.28-1.46x on their 40 Gbps set-up), so the
+abstract's number is not one their code reproduces either; what it requires is still open. Beside a failing
+check: the gap at every load run (it grows with load: within 4% only at the lightest), and an experiment,
+`THIRD_LEVEL`, the authors' optional third priority level (short flows' data ahead of the longer flows'), which
+narrows it by about two points only.
 
 Incast: pHost's receiver grants one packet per MTU plus a header's wire time (1540 of 1500 bytes, 2.7% of
 headroom for tokens and ACKs beside the data), so a fan-in completes at best 2.7% after the best possible; checked
@@ -33,8 +36,10 @@ from .common import (
     bin_stat,
     fct_points,
     fct_table,
+    flows_for,
     line_panels,
     mean_nfct,
+    poisson,
     scheme_lines,
     select,
     series,
@@ -54,9 +59,22 @@ INCAST_ALLOWANCE = 0.01
 AUTHORS_WEB_SEARCH = " (the authors' simulator on this fabric: 1.99 against 1.33, +50%)"
 
 
+# The experiment beside the 4% check: pHost with the authors' optional third priority level, the data of flows
+# of at most one BDP (its free tokens) ahead of the longer flows' in every queue, at the claim's load.
+THIRD_LEVEL = "pHost, short flows' data first"
+THIRD_LEVEL_SCHEME = {"name": "phost", "short_data_pkts": 12}
+
+
 def points(quick: bool) -> list:
     loads = sorted({*(LOADS_QUICK if quick else LOADS), CLAIM_LOAD})
     out = fct_points(quick, SCHEMES, loads=loads)
+    out += [
+        (
+            {"workload": name, "load": CLAIM_LOAD, "scheme": THIRD_LEVEL},
+            poisson(cdf, CLAIM_LOAD, flows_for(cdf, quick), THIRD_LEVEL_SCHEME),
+        )
+        for name, cdf in WORKLOADS.items()
+    ]
     out += [
         (
             {"incast": True, "senders": n, "scheme": "pHost"},
@@ -84,12 +102,30 @@ def within_pfabric(done: Done) -> list[Check]:
             Check(
                 f"{workload}: pHost's mean normalized FCT within {WITHIN:.0%} of pFabric's at load {CLAIM_LOAD}",
                 f"pHost {at['pHost']:.3f}, pFabric {at['pFabric']:.3f}: {over * 100:+.1f}%"
+                + ("" if over <= WITHIN else beside_the_claim(done, workload, at))
                 + (AUTHORS_WEB_SEARCH if workload == "web search" else ""),
                 "within 4% for typical conditions (pHost abstract)",
                 over <= WITHIN,
             )
         )
     return out
+
+
+def beside_the_claim(done: Done, workload: str, at: dict[str, float]) -> str:
+    """Shown beside a failing 4% check, not as its explanation: pHost over pFabric at every load run, and with
+    the third priority level (`THIRD_LEVEL`) at the claim's load."""
+    by_load = {}
+    for labels, result in select(load_runs(done), workload=workload):
+        by_load.setdefault(labels["load"], {})[labels["scheme"]] = mean_nfct(result)
+    gaps = [
+        f"{load} {means['pHost'] / means['pFabric'] - 1:+.1%}"
+        for load, means in sorted(by_load.items())
+        if "pHost" in means and "pFabric" in means
+    ]
+    text = f"; pHost over pFabric by load: {', '.join(gaps)}" if gaps else ""
+    if THIRD_LEVEL in at:
+        text += f"; with short flows' data a level first: {at[THIRD_LEVEL] / at['pFabric'] - 1:+.1%}"
+    return text
 
 
 def incast_near_best(done: Done) -> Check | None:

@@ -191,6 +191,11 @@ pub const HOSTS: &[Host] = &[
                 || json!(PhostConfig::DEFAULT.resend_mtus),
                 "after the last token, when the holes are granted again, MTU wire times",
             ),
+            param(
+                "short_data_pkts",
+                || json!(PhostConfig::DEFAULT.short_data_pkts),
+                "flows of at most this many packets send data a level above the others' (0: one data level)",
+            ),
         ]],
         needs_ecn: false,
         configure: configure_phost,
@@ -811,6 +816,7 @@ fn configure_phost(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigErro
         window: r.int("token_window", 1, 1 << 20)? as u32,
         downgrade_mtus: r.non_negative("downgrade_mtus")?,
         resend_mtus: r.positive("resend_mtus")?,
+        short_data_pkts: r.int("short_data_pkts", 0, 1 << 30)? as u32,
     };
     Ok(())
 }

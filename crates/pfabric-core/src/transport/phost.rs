@@ -38,6 +38,8 @@ use crate::sim::time::Time;
 /// The priority number of pHost's data packets: below its control packets (RTS, tokens, ACKs: 0), all alike,
 /// as the authors' simulator stamps them.
 pub const DATA_PRIORITY: u64 = 1;
+/// With a third level (`PhostConfig::short_data_pkts`), the data of the longer flows: below the short ones'.
+pub const LONG_DATA_PRIORITY: u64 = 2;
 
 /// pHost's parameters as a scenario gives them: times in MTU wire times of the host link (the authors' unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,6 +49,10 @@ pub struct PhostConfig {
     pub window: u32,
     pub downgrade_mtus: f64,
     pub resend_mtus: f64,
+    /// Flows of at most this many packets send their data one level above the longer flows' (the authors'
+    /// simulator's optional third level, `capability_third_level` below `capability_prio_thresh`); 0: one
+    /// data level, the paper's two levels in all.
+    pub short_data_pkts: u32,
 }
 
 impl PhostConfig {
@@ -55,8 +61,14 @@ impl PhostConfig {
     /// little longer than the token loop (RTS or token out, data back: theirs 8 against a loop of about 6.5
     /// packet times at 40 Gbps with cut-through; 16 against about 12.2 here, where a window of 12 downgrades
     /// flows whose data are still on their way: web search at 0.6, mean slowdown 1.86 against 1.40).
-    pub const DEFAULT: PhostConfig =
-        PhostConfig { free_tokens: 12, token_expiry_mtus: 1.5, window: 16, downgrade_mtus: 25.0, resend_mtus: 9.0 };
+    pub const DEFAULT: PhostConfig = PhostConfig {
+        free_tokens: 12,
+        token_expiry_mtus: 1.5,
+        window: 16,
+        downgrade_mtus: 25.0,
+        resend_mtus: 9.0,
+        short_data_pkts: 0,
+    };
 
     /// In picoseconds, on hosts whose links run at `host_rate_bps`.
     pub fn params(&self, host_rate_bps: u64, format: crate::net::packet::PacketFormat) -> PhostParams {
@@ -72,6 +84,7 @@ impl PhostConfig {
             window: self.window,
             downgrade_time: times(self.downgrade_mtus),
             resend_after: times(self.resend_mtus),
+            short_data_pkts: self.short_data_pkts,
         }
     }
 }
@@ -96,6 +109,9 @@ pub struct PhostParams {
     pub downgrade_time: Time,
     /// After every packet is granted, how long after its last token the receiver grants the holes again.
     pub resend_after: Time,
+    /// Flows of at most this many packets send data at `DATA_PRIORITY`, the others at `LONG_DATA_PRIORITY`
+    /// (0: every flow at `DATA_PRIORITY`).
+    pub short_data_pkts: u32,
 }
 
 impl PhostParams {
@@ -148,7 +164,8 @@ impl Sender {
             self.sb.nxt = seq + 1;
         }
         let mut pkt = self.data_packet(seq, now, retransmit, p);
-        pkt.priority = DATA_PRIORITY;
+        let short = p.phost.short_data_pkts == 0 || self.sb.npkts <= p.phost.short_data_pkts;
+        pkt.priority = if short { DATA_PRIORITY } else { LONG_DATA_PRIORITY };
         pkt.ack = token.index;
         Some(pkt)
     }
