@@ -438,6 +438,7 @@ mod tests {
             window: 3,
             downgrade_time: 25 * MTU,
             resend_after: 9 * MTU,
+            short_data_pkts: 0,
         }
     }
 
