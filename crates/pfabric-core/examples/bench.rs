@@ -57,6 +57,14 @@ fn scenario(name: &str) -> Option<Value> {
         "pfabric-websearch-0.6-100k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 100_000), "scheme": {"name": "pfabric"}})
         }
+        // pHost's receiver-driven hosts over the same fabric and flows (issue "The receiver-driven schemes": CPU
+        // per packet-hop within 1.3x of pFabric's).
+        "phost-websearch-0.6-2k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 2_000), "scheme": {"name": "phost"}})
+        }
+        "phost-websearch-0.6-20k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "phost"}})
+        }
         // The issue "Scale" fabrics: the same 20,000 flows on 1,024, 8,192 and 65,536 hosts (cost per packet-hop vs
         // size).
         "pfabric-fattree-k16-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
