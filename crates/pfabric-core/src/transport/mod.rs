@@ -440,7 +440,9 @@ impl Sender {
             // Only the SYN is out, so this answers it: the final ACK, then the first window. No RTT sample: the
             // authors' socket estimates only from ACKs once established, so its first timeout is `init_rto`.
             self.awaiting_syn_ack = false;
-            self.backoff = 0;
+            if p.recovery != Recovery::NewReno {
+                self.backoff = 0; // (netbench's socket keeps a resent SYN's doubled timeout until its first sample)
+            }
             self.timer = None;
             out.push(self.handshake_ack(now, p));
             self.fill_window(now, p, out);
@@ -494,8 +496,15 @@ impl Sender {
         }
         self.timeouts += 1;
         if self.awaiting_syn_ack {
-            // The SYN or its answer was lost: again, after a doubled timeout.
+            // The SYN or its answer was lost (or is late): again, after a doubled timeout. netbench's socket
+            // treats it as any timeout (`handleRetransmissionTimeOut`): its window falls to one segment and slow
+            // start's threshold to its floor of two (half a flight of one SYN byte), so the flow opens with one
+            // packet whatever its first window, and the doubled timeout stands until its first RTT sample.
             self.backoff += 1;
+            if p.recovery == Recovery::NewReno {
+                self.cwnd = 1.0;
+                self.ssthresh = 2.0;
+            }
             self.send_syn(now, p, out);
             return;
         }

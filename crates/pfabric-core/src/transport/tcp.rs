@@ -160,6 +160,7 @@ impl Sender {
 mod tests {
     use super::*;
     use crate::config::ScenarioConfig;
+    use crate::transport::receiver;
     use crate::net::packet::PacketKind;
 
     fn newreno_params(init_cwnd: u32) -> TransportParams {
@@ -203,6 +204,39 @@ mod tests {
             fresh.on_ack(&ack(i, i + 1), 1000 * (i as u64 + 1), &newreno_params(30), &mut out);
         }
         assert_eq!(fresh.cwnd(), 60.0);
+    }
+
+    /// netbench's socket handles a SYN's timeout as any other: one segment of window, slow start's threshold at
+    /// its floor of two, and the doubled timeout kept until the first RTT sample. (Its hosts opening at 30
+    /// segments then open at one: the AIFO paper's Figure 10, where long queues delay SYNs past the 96 us first
+    /// timeout, turns on it.) Other hosts keep their first window and start the data's timeout afresh.
+    #[test]
+    fn a_syn_timeout_opens_a_newreno_flow_at_one_segment_and_keeps_its_backoff() {
+        let json = |recovery: &str| {
+            format!(
+                r#"{{"scheme": {{"name": "tcp", "recovery": "{recovery}", "handshake": true, "init_cwnd_pkts": 30,
+                "init_ssthresh_pkts": 30, "max_cwnd_pkts": 47, "min_rto_us": 0, "init_rto_us": 96.4}},
+                "workload": {{"flows": 1, "cdf": {{"size_bytes": [1460, 146000], "cdf": [0.5, 1.0], "interpolation": "step"}}}}}}"#
+            )
+        };
+        let syn_answer = || {
+            let mut a = ack(receiver::PROBE_SEQ, 0);
+            a.seq = receiver::PROBE_SEQ;
+            a
+        };
+        for (recovery, window, timeout) in [("newreno", 1, 192_800_000), ("sack", 30, 96_400_000)] {
+            let p = ScenarioConfig::from_json(&json(recovery)).unwrap().scheme.transport;
+            let mut s = Sender::new(0, 0, 1, 100 * 1460, None, &p);
+            let mut out = Vec::new();
+            s.start(0, &p, &mut out);
+            assert_eq!(out.drain(..).count(), 1, "the SYN alone");
+            s.on_timeout(96_400_000, &p, &mut out);
+            assert_eq!(out.drain(..).count(), 1, "the SYN again");
+            s.on_ack(&syn_answer(), 100_000_000, &p, &mut out);
+            let data = out.iter().filter(|q| q.kind == PacketKind::Data).count();
+            assert_eq!(data, window, "{recovery}: first window after a resent SYN");
+            assert_eq!(s.timer, Some(100_000_000 + timeout), "{recovery}: the data's first timeout");
+        }
     }
 
     #[test]
