@@ -160,8 +160,8 @@ impl Sender {
 mod tests {
     use super::*;
     use crate::config::ScenarioConfig;
-    use crate::transport::receiver;
     use crate::net::packet::PacketKind;
+    use crate::transport::receiver;
 
     fn newreno_params(init_cwnd: u32) -> TransportParams {
         let json = format!(
