@@ -187,28 +187,20 @@ def test_closeness_without_authors_data_explained_only_by_an_added_delay_below_t
     assert check is not None and check.verdict == verdict, check
 
 
-@pytest.mark.parametrize(
-    "fifo, below",
-    [
-        (1.5, "even the FIFO adds less than their AIFO at load 0.3, 0.7"),
-        (2.0, "even the FIFO adds less than their AIFO at load 0.7"),
-        (3.0, None),
-    ],
-)
-def test_fig10_queue_fill_experiment_is_shown_beside_the_ratio_and_never_explains_it(
-    monkeypatch, fifo, below
-):
-    """q_len 20 at 1.0 ms, q_len 100 at 1.05; the authors' q_len 100 adds 0.82 ms at load 0.3 and 1.46 at 0.7.
-    A FIFO of 100 adding 0.5 ms is below both, one adding 1.0 ms below the second only, one adding 2.0 ms below
-    neither: the check fails every time, with the experiment's numbers in its `ours`."""
+def test_fig10_holds_on_the_authors_ratios_and_fails_on_a_queue_length_that_does_not_matter(monkeypatch):
+    """The authors' own ratios (q_len 20 over 100: 0.58 at the lowest load, 0.42 at the highest) pass both of
+    Figure 10's checks; a queue of 100 adding nothing (ratio 1) fails the first, with no experiment to explain it
+    where the first-window runs did not run."""
     from pfabric.figures import aifo_fig10
 
     monkeypatch.setattr(_aifo, "small_mean_ms", lambda r: r.value)
-    done = []
-    for load in (0.3, 0.7):
-        for label, value in (("AIFO q_len=20", 1.0), ("AIFO q_len=100", 1.05), ("FIFO q_len=100", fifo)):
-            done.append(({"load": load, "scheme": label}, SimpleNamespace(value=value)))
-    much_smaller = aifo_fig10.FIGURE.checks(done)[0]
-    assert much_smaller.verdict == "failed", much_smaller
-    assert "queue-fill experiment" in much_smaller.ours
-    assert (below in much_smaller.ours) if below else ("even the FIFO" not in much_smaller.ours)
+
+    def done(ratios):
+        out = []
+        for load, ratio in zip((0.2, 0.8), ratios, strict=True):
+            out.append(({"load": load, "scheme": "AIFO q_len=100"}, SimpleNamespace(value=1.0)))
+            out.append(({"load": load, "scheme": "AIFO q_len=20"}, SimpleNamespace(value=ratio)))
+        return out
+
+    assert [c.verdict for c in aifo_fig10.FIGURE.checks(done((0.58, 0.42)))] == ["passed", "passed"]
+    assert aifo_fig10.FIGURE.checks(done((1.0, 1.0)))[0].verdict == "failed"

@@ -23,11 +23,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..presets import Check
-from ..scenario import Packet, Scenario, mean_wire_bytes
-from ..workloads import load_cdf
+from ..scenario import Scenario
 from .common import Done, available, flows_stat, line_panels, poisson, scheme_lines, series, sizes
 from .figure import Figure
 
@@ -324,54 +321,6 @@ WINDOW_RUNS = {
 }
 
 
-# The experiment behind Figure 10's "much smaller" check: a FIFO of 100 packets without admission control over
-# the same hosts, the fullest a 100-packet queue gets under them (AIFO only ever refuses what a FIFO would take).
-# The authors' small-flow means with q_len 20 and 100 on 1G/4G at their arrival rates (AIFO repository,
-# web_search_workload_q_len_1_4/pFabric_less_100KB_mean_fct_ms.dat, columns C20 and C100; ms): what the longer
-# queue adds in their runs.
-FILLED_QUEUE = {"FIFO q_len=100": {"name": "pifo", "rank": "fifo", "capacity_pkts": 100, **AUTHORS_HOSTS}}
-AUTHORS_SLOW_LINKS_RATES = (3600, 5200, 7000, 8900, 11100, 14150, 19000)
-AUTHORS_SLOW_LINKS_MS = {
-    20: (0.851402, 0.986542, 1.070364, 1.114269, 1.128957, 1.147283, 1.146173),
-    100: (1.475660, 1.824349, 2.165708, 2.414827, 2.578875, 2.663775, 2.710990),
-}
-
-
-def authors_slow_link_loads(host_rate_gbps: float) -> list[float]:
-    """The loads the authors' 1G/4G arrival rates (`AUTHORS_SLOW_LINKS_RATES`) offer: rate x mean wire bytes of
-    the workload in their packets x 8 over the 144 hosts' links (the core's formula)."""
-    wire = mean_wire_bytes(load_cdf(CDF, "cdf"), Packet(**PACKET))
-    return [rate * 8 * wire / (HOSTS * host_rate_gbps * 1e9) for rate in AUTHORS_SLOW_LINKS_RATES]
-
-
-def filled_queue_experiment(done: Done, host_rate_gbps: float) -> str:
-    """What the `FILLED_QUEUE` experiment shows, for Figure 10's ratio check (empty unless it ran): load by load,
-    what a queue of 100 packets adds to the small-flow mean over the 20-packet AIFO, as our AIFO, as a FIFO of 100
-    without admission under the same hosts, and as the authors' AIFO (their q_len 20 and 100 data at their
-    arrival rates, read at our loads). Shown beside the ratios, never as an explanation: where a FIFO adds less
-    than their AIFO, no 100-packet queue under these hosts reaches their number; where it adds more, one that
-    admits more than ours would, and the runs do not tell which holds for their AIFO."""
-    xs, short = values(done, "AIFO q_len=20", small_mean_ms)
-    _, aifo_long = values(done, "AIFO q_len=100", small_mean_ms)
-    _, filled = values(done, "FIFO q_len=100", small_mean_ms)
-    if not xs or len(aifo_long) != len(xs) or len(filled) != len(xs):
-        return ""
-    loads = authors_slow_link_loads(host_rate_gbps)
-    added = [b - a for a, b in zip(AUTHORS_SLOW_LINKS_MS[20], AUTHORS_SLOW_LINKS_MS[100], strict=True)]
-    theirs = [float(np.interp(x, loads, added)) for x in xs]
-    fifo = [b - a for a, b in zip(short, filled, strict=True)]
-    ours = [b - a for a, b in zip(short, aifo_long, strict=True)]
-    below = [x for x, f, t in zip(xs, fifo, theirs, strict=True) if f < t]
-    return (
-        "; queue-fill experiment, what the 100-packet queue adds to the small-flow mean over the 20-packet AIFO "
-        "(ours as AIFO / as a FIFO of 100 without admission / the authors' AIFO, ms): "
-        + ", ".join(
-            f"{x}: {o:.2f} / {f:.2f} / {t:.2f}" for x, o, f, t in zip(xs, ours, fifo, theirs, strict=True)
-        )
-        + (f"; even the FIFO adds less than their AIFO at load {', '.join(map(str, below))}" if below else "")
-    )
-
-
 def queue_ratios(done: Done, short: str = "AIFO q_len=20", long: str = "AIFO q_len=100") -> tuple[list, list]:
     """(loads, small-flow mean of `short` over that of `long` at each)."""
     xs, a = values(done, short, small_mean_ms)
@@ -423,18 +372,15 @@ def queue_length_figure(
     expected: str,
     holds: Callable[[float], bool],
     sensitivity: str,
-    fill_experiment: bool = False,
 ) -> Figure:
     """AIFO Figure 10 or 11: AIFO with queues of 20, 50 and 100 packets on a leaf-spine of `links` ("1G/4G":
     the rates in `topology`). Checked: `holds(r)` at every load, r the small-flow mean with a queue of 20 over
     that with a queue of 100, worded as `claim`, the paper's finding as `expected`; and the paper's "more
     sensitive to the change of queue length ... when the traffic load is high": r further from 1 at the
     highest load than at the lowest (`sensitivity`: the authors' values). Either, failing, is explained by the
-    `WINDOW_RUNS` experiment where it holds there; with `fill_experiment`, the ratio check shows the
-    `FILLED_QUEUE` experiment beside its ratios (`filled_queue_experiment`)."""
+    `WINDOW_RUNS` experiment where it holds there."""
     title = f"AIFO Figure {number}: queue length, {links}"
-    variants = {**QUEUE_VARIANTS, **WINDOW_RUNS, **(FILLED_QUEUE if fill_experiment else {})}
-    host_rate_gbps = topology.get("host_rate_gbps", 10)
+    variants = {**QUEUE_VARIANTS, **WINDOW_RUNS}
 
     def plot(done: Done, out_dir: Path) -> list[Path]:
         return plot_fct(done, out_dir, "queue_length", title, list(QUEUE_VARIANTS))
@@ -445,20 +391,17 @@ def queue_length_figure(
     def ends(xs: list, ratios: list) -> str:
         return f"{ratios[0]:.2f} at load {xs[0]}, {ratios[-1]:.2f} at {xs[-1]}"
 
-    def checked(
-        name: str, shown, paper: str, rule: Callable[[list], bool], done: Done, filled: bool = False
-    ) -> Check:
+    def checked(name: str, shown, paper: str, rule: Callable[[list], bool], done: Done) -> Check:
         xs, ratios = queue_ratios(done)
         ok = rule(ratios)
         why = None if ok else _first_window_evidence(done, rule, shown)
-        beside = filled_queue_experiment(done, host_rate_gbps) if filled else ""
-        return Check(name, shown(xs, ratios) + beside, paper, ok, explained=why)
+        return Check(name, shown(xs, ratios), paper, ok, explained=why)
 
     def checks(done: Done) -> list[Check]:
         xs, _ = queue_ratios(done)
         if not xs:
             return []
-        out = [checked(claim, span, expected, lambda rs: all(holds(r) for r in rs), done, fill_experiment)]
+        out = [checked(claim, span, expected, lambda rs: all(holds(r) for r in rs), done)]
         if len(xs) >= 2:
             out.append(
                 checked(
