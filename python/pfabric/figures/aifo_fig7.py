@@ -157,7 +157,9 @@ def close_to(done: Done, other: str, authors: AuthorsMeans | None = None) -> Che
         )
     return Check(
         f"AIFO's small-flow mean close to {other}'s at every load (within {CLOSE}x)",
-        f"AIFO / {other} from {min(ratios):.2f} to {max(ratios):.2f}" + at_lowest_rate(done, other),
+        f"AIFO / {other} from {min(ratios):.2f} to {max(ratios):.2f}"
+        + at_lowest_rate(done, other)
+        + ("" if holds or explained else beside_the_authors(done, other, authors)),
         "close (authors' web-search data: AIFO / PIFO 1.16-1.75, / SP-PIFO 1.40-1.68)",
         holds,
         explained=explained,
@@ -186,6 +188,31 @@ def added_delay_below_authors(xs: list, aifo: list, other_ms: list, other: str) 
     )
 
 
+def rows_at_rates(done: Done, other: str, authors: AuthorsMeans) -> list[tuple]:
+    """(rate, our AIFO, our `other`, their AIFO, their `other`) small-flow means at each of the authors' arrival
+    rates where both of ours ran."""
+    rows = []
+    for i, rate in enumerate(authors.rates):
+        ours_aifo, ours_other = at_rate(done, "AIFO", rate), at_rate(done, other, rate)
+        if ours_aifo is not None and ours_other is not None:
+            rows.append(
+                (rate, ours_aifo, ours_other, authors.means_ms["AIFO"][i], authors.means_ms[other][i])
+            )
+    return rows
+
+
+def beside_the_authors(done: Done, other: str, authors: AuthorsMeans | None) -> str:
+    """Shown beside a closeness check that fails unexplained, never as its explanation: our AIFO and `other` at
+    the authors' arrival rates, each beside theirs (empty where they did not run)."""
+    rows = rows_at_rates(done, other, authors) if authors else []
+    if not rows:
+        return ""
+    return "; at the authors' rates, ours (theirs), ms: " + "; ".join(
+        f"{rate:,}/s AIFO {a:.3f} ({ta:.3f}), {other} {o:.3f} ({to:.3f}), ratio {a / o:.2f} ({ta / to:.2f})"
+        for rate, a, o, ta, to in rows
+    )
+
+
 def as_the_authors_ran(done: Done, other: str, authors: AuthorsMeans) -> str | None:
     """The experiment behind a closeness check, as its evidence, or None where it does not hold (or did not run):
     AIFO and `other` at the authors' own arrival rates on these links, beside their means there. It explains the
@@ -196,13 +223,7 @@ def as_the_authors_ran(done: Done, other: str, authors: AuthorsMeans) -> str | N
     * at the rates where our AIFO / `other` is beyond `CLOSE`, our AIFO follows theirs (within `AGREE`) and stays
       within `CLOSE` of their `other`: the bound fails only through our `other`, which is faster than theirs
       there, so the paper's number needs their `other`."""
-    rows = []
-    for i, rate in enumerate(authors.rates):
-        ours_aifo, ours_other = at_rate(done, "AIFO", rate), at_rate(done, other, rate)
-        if ours_aifo is not None and ours_other is not None:
-            rows.append(
-                (rate, ours_aifo, ours_other, authors.means_ms["AIFO"][i], authors.means_ms[other][i])
-            )
+    rows = rows_at_rates(done, other, authors)
     if not rows:
         return None
     their_ratios = authors.ratio(other)
