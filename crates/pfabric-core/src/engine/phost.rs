@@ -187,12 +187,11 @@ impl Simulation {
         let conn = self.conns[slot as usize].as_mut().unwrap();
         let npkts = conn.sender.sb.npkts;
         let ph = self.phost.as_mut().unwrap();
-        let format = self.transport.format;
-        let token_loop = || {
-            ack_return_ps(&self.topo, pkt.src, node, format) + full_packet_trip_ps(&self.topo, pkt.src, node, format)
-        };
         if !conn.receiver.is_complete() && !ph.rx[node as usize].is_open(pkt.flow) {
-            let token_loop = token_loop();
+            // The flow's token loop on an idle path: a token's trip to the sender, its packet's trip back.
+            let format = self.transport.format;
+            let token_loop = ack_return_ps(&self.topo, pkt.src, node, format)
+                + full_packet_trip_ps(&self.topo, pkt.src, node, format);
             ph.rx[node as usize].open(pkt.flow, pkt.src, npkts, self.now, token_loop);
             // A new flow's free packets will take this host's link for their wire time: granted data may not
             // arrive meanwhile (the authors' receiver holds too), nor before the packets already granted. A
