@@ -268,18 +268,17 @@ fn steady_state(landings: &[Time]) -> (usize, Time) {
 
 /// A lone ACK's trip from `dst` back to `src`: header-size, store and forward on each hop.
 pub fn ack_return_ps(topo: &Topology, src: u32, dst: u32, format: PacketFormat) -> Time {
-    hops(topo, &topo.path_ports(dst, src))
-        .iter()
-        .map(|h| h.delay_ps + serialization_ps(format.control_wire_bytes() as u64, h.rate_bps))
-        .sum()
+    trip_ps(topo, dst, src, format.control_wire_bytes())
 }
 
 /// A lone full data packet's trip from `src` to `dst`: store and forward on each hop.
 pub fn full_packet_trip_ps(topo: &Topology, src: u32, dst: u32, format: PacketFormat) -> Time {
-    hops(topo, &topo.path_ports(src, dst))
-        .iter()
-        .map(|h| h.delay_ps + serialization_ps(format.full_wire_bytes() as u64, h.rate_bps))
-        .sum()
+    trip_ps(topo, src, dst, format.full_wire_bytes())
+}
+
+/// A lone packet of `wire` bytes from `from` to `to`: each hop's serialization and delay.
+fn trip_ps(topo: &Topology, from: u32, to: u32, wire: u32) -> Time {
+    hops(topo, &topo.path_ports(from, to)).iter().map(|h| h.delay_ps + serialization_ps(wire as u64, h.rate_bps)).sum()
 }
 
 fn hops(topo: &Topology, path: &[u32]) -> Vec<Hop> {
