@@ -207,3 +207,17 @@ def test_fig10_holds_on_the_authors_ratios_and_fails_on_a_queue_length_that_does
 
     assert [c.verdict for c in aifo_fig10.FIGURE.checks(done((0.58, 0.42)))] == ["passed", "passed"]
     assert aifo_fig10.FIGURE.checks(done((1.0, 1.0)))[0].verdict == "failed"
+
+
+def test_1g_closeness_runs_last_at_least_the_authors_second_of_arrivals():
+    """Regression: at quick scale the 1G/4G runs at the authors' rates held 2,000 flows (0.1 s at 19,000/s), so
+    our PIFO read 22% below theirs and the closeness experiment failed; they now run the authors' one second."""
+    from pfabric.figures import aifo_fig7_1g
+
+    for quick in (True, False):
+        floor = _aifo.FLOWS_QUICK if quick else _aifo.FLOWS
+        runs = [labels for labels, _ in aifo_fig7_1g.FIGURE.points(quick) if "arrival_rate_per_s" in labels]
+        assert runs
+        for labels in runs:
+            rate = labels["arrival_rate_per_s"]
+            assert labels["flows"] == max(floor, int(rate * _aifo.AUTHORS_WINDOW_S))

@@ -127,11 +127,14 @@ def rate_points(
     rate_per_s: float,
     lengths: Sequence[int] = (1, 3),
     topology: dict | None = None,
+    at_least_s: float = 0.0,
 ) -> list[tuple[dict[str, Any], Any]]:
     """Extra runs at a fixed arrival rate (`rate_per_s` flows per second over the fabric, e.g. the authors'
     overloaded top point) with the figure's flow count times each of `lengths`: how a result moves with the
-    time the fabric spends at that rate. Labelled with the variant, the rate and the flow count (no load)."""
-    flows = FLOWS_QUICK if quick else FLOWS
+    time the fabric spends at that rate. The base flow count is raised to `at_least_s` seconds of arrivals
+    (the authors' run length, where a figure compares against their means and that length is affordable).
+    Labelled with the variant, the rate and the flow count (no load)."""
+    flows = max(FLOWS_QUICK if quick else FLOWS, math.ceil(rate_per_s * at_least_s))
     out = []
     for factor in lengths:
         for label, scheme in variants.items():

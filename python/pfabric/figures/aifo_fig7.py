@@ -406,17 +406,21 @@ def fct_vs_load_figure(
     checks: Callable[[Done], list[Check]] = checks,
     rates: Sequence[int] = (),
     rate_runs: dict[str, dict] | None = None,
+    rate_run_s: float = 0.0,
 ) -> Figure:
     """Figure 7's sweep on a `workload` (label, packaged CDF) and leaf-spine `topology` (None: the 10/40 Gbps
     fabric), described as `setting` ("web search"), with `checks` (default: all of Figure 7's; a setting
-    the paper does not show carries only `general_checks`)."""
+    the paper does not show carries only `general_checks`). The runs at `rates` last at least `rate_run_s`
+    seconds of arrivals."""
     title = f"AIFO Figure 7: FCT vs load, {setting}"
 
     def points(quick: bool) -> list:
         """The sweep over loads, and `RATE_RUNS` at each of `rates` (quick: the lowest and the highest)."""
         out = _aifo.points(quick, VARIANTS, topology=topology, workload=workload)
         for rate in rates[:: len(rates) - 1] if quick and len(rates) > 1 else rates:
-            out += _aifo.rate_points(quick, rate_runs or RATE_RUNS, rate, lengths=(1,), topology=topology)
+            out += _aifo.rate_points(
+                quick, rate_runs or RATE_RUNS, rate, lengths=(1,), topology=topology, at_least_s=rate_run_s
+            )
         return out
 
     def plot(done: Done, out_dir: Path) -> list[Path]:
