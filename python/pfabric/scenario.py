@@ -727,6 +727,12 @@ class Scheme(_Section):
         description="phost: flows of at most this many packets send their data one priority level above the "
         "longer flows' (the authors' simulator's optional third level; default 0: one data level).",
     )
+    free_for_long_flows: StrictBool | None = Field(
+        None,
+        description="phost: whether flows longer than free_tokens packets also send their first free_tokens "
+        "packets without a grant (default true, the paper's rule: every flow's first BDP); false: only the flows "
+        "that fit in them do, the longer ones waiting for their first token (the authors' simulator).",
+    )
     syn_bytes: Annotated[int, _Number] | None = Field(
         None,
         ge=40,

@@ -4,13 +4,18 @@ set-up: a 100 MB request striped over N senders).
 
 Checked against pHost's abstract: "pHost achieves performance on par with pFabric (within 4% for typical
 conditions)", read as the mean normalized FCT over all flows at load 0.6 (the load of the authors' scripts,
-NetSys/simulator py/run_experiments.py), both workloads: pHost over pFabric at most +4%. This check fails today
-on web search (quick scale: +8.7%). The authors' own simulator, built and run on the same fabric, is further from
-it (docs/receiver-driven-notes.md: pHost 1.50x pFabric's mean there, 1.28-1.46x on their 40 Gbps set-up), so the
-abstract's number is not one their code reproduces either; what it requires is still open. Beside a failing
-check: the gap at every load run (it grows with load: within 4% only at the lightest), and an experiment,
-`THIRD_LEVEL`, the authors' optional third priority level (short flows' data ahead of the longer flows'), which
-narrows it by about two points only.
+NetSys/simulator py/run_experiments.py), both workloads: pHost over pFabric at most +4%. Ours is further off on
+web search (quick scale +8.7%, paper scale +13.2%) and, at paper scale, on data mining (+4.7%).
+
+The experiment behind a failing 4% check, `AUTHORS_RULES`: pHost as the authors' own simulator runs it, which
+the paper's numbers come from: free tokens only for the flows that fit in them (`init_capa_size` @00b7557; the
+longer ones wait for their first token) and a window of one BDP, as their scripts set it. Where that gives a gap
+to pFabric at least as large as ours, the 4% is not what pHost's rules as their authors coded them give on this
+fabric, and our pHost, on the paper's rules, is the nearer to it: the check diverges, explained. (Their simulator
+itself, built and run on this fabric, is at +50%: docs/receiver-driven-notes.md.) Shown beside it, never as the
+explanation: the gap at every load run (it grows with load: within 4% only at the lightest), and `THIRD_LEVEL`,
+the authors' optional third priority level (short flows' data ahead of the longer flows'), which narrows it by
+two to four points.
 
 Incast: pHost's receiver grants one packet per MTU plus a header's wire time (1540 of 1500 bytes, 2.7% of
 headroom for tokens and ACKs beside the data), so a fan-in completes at best 2.7% after the best possible; checked
@@ -63,6 +68,11 @@ AUTHORS_WEB_SEARCH = " (the authors' simulator on this fabric: 1.99 against 1.33
 # of at most one BDP (its free tokens) ahead of the longer flows' in every queue, at the claim's load.
 THIRD_LEVEL = "pHost, short flows' data first"
 THIRD_LEVEL_SCHEME = {"name": "phost", "short_data_pkts": 12}
+# The experiment that explains a failing 4% check: the authors' simulator's rules, at the claim's load. Their
+# scripts set free tokens and window alike to the BDP in packets (8 at their 40 Gbps); here one BDP is 12.
+AUTHORS_RULES = "pHost, the authors' simulator's rules"
+AUTHORS_RULES_SCHEME = {"name": "phost", "free_for_long_flows": False, "free_tokens": 12, "token_window": 12}
+EXPERIMENTS = {THIRD_LEVEL: THIRD_LEVEL_SCHEME, AUTHORS_RULES: AUTHORS_RULES_SCHEME}
 
 
 def points(quick: bool) -> list:
@@ -70,9 +80,10 @@ def points(quick: bool) -> list:
     out = fct_points(quick, SCHEMES, loads=loads)
     out += [
         (
-            {"workload": name, "load": CLAIM_LOAD, "scheme": THIRD_LEVEL},
-            poisson(cdf, CLAIM_LOAD, flows_for(cdf, quick), THIRD_LEVEL_SCHEME),
+            {"workload": name, "load": CLAIM_LOAD, "scheme": label},
+            poisson(cdf, CLAIM_LOAD, flows_for(cdf, quick), scheme),
         )
+        for label, scheme in EXPERIMENTS.items()
         for name, cdf in WORKLOADS.items()
     ]
     out += [
@@ -98,22 +109,42 @@ def within_pfabric(done: Done) -> list[Check]:
         if "pHost" not in at or "pFabric" not in at:
             continue
         over = at["pHost"] / at["pFabric"] - 1
+        holds = over <= WITHIN
         out.append(
             Check(
                 f"{workload}: pHost's mean normalized FCT within {WITHIN:.0%} of pFabric's at load {CLAIM_LOAD}",
                 f"pHost {at['pHost']:.3f}, pFabric {at['pFabric']:.3f}: {over * 100:+.1f}%"
-                + ("" if over <= WITHIN else beside_the_claim(done, workload, at))
+                + ("" if holds else beside_the_claim(done, workload, at))
                 + (AUTHORS_WEB_SEARCH if workload == "web search" else ""),
                 "within 4% for typical conditions (pHost abstract)",
-                over <= WITHIN,
+                holds,
+                explained=None if holds else as_the_authors_coded_it(at, over),
             )
         )
     return out
 
 
+def as_the_authors_coded_it(at: dict[str, float], over: float) -> str | None:
+    """The experiment behind a failing 4% check, as its evidence, or None where it does not hold (or did not
+    run): pHost on the rules of the authors' simulator (`AUTHORS_RULES`) at least as far from pFabric as ours."""
+    if AUTHORS_RULES not in at:
+        return None
+    theirs = at[AUTHORS_RULES] / at["pFabric"] - 1
+    if theirs < over:
+        return None
+    window = AUTHORS_RULES_SCHEME["token_window"]
+    return (
+        f"on the rules of the authors' own simulator, where the paper's numbers come from (free tokens only for "
+        f"the flows that fit in them, the longer ones waiting for their first token; window {window}, one BDP, "
+        f"as their scripts set it), pHost is {at[AUTHORS_RULES]:.3f}, {theirs:+.1%} over pFabric, against "
+        f"{over:+.1%} for ours on the paper's rules (every flow's first BDP free): the 4% is not what pHost's "
+        f"rules as coded by its authors give on this fabric, and ours is the nearer to it"
+    )
+
+
 def beside_the_claim(done: Done, workload: str, at: dict[str, float]) -> str:
-    """Shown beside a failing 4% check, not as its explanation: pHost over pFabric at every load run, and with
-    the third priority level (`THIRD_LEVEL`) at the claim's load."""
+    """Shown beside a failing 4% check, not as its explanation (that is `as_the_authors_coded_it`): pHost over
+    pFabric at every load run, and with the third priority level (`THIRD_LEVEL`) at the claim's load."""
     by_load = {}
     for labels, result in select(load_runs(done), workload=workload):
         by_load.setdefault(labels["load"], {})[labels["scheme"]] = mean_nfct(result)
@@ -210,7 +241,11 @@ FIGURE = Figure(
     checks=checks,
     table=table,
     notes=(
-        "pHost runs with its authors' rules and parameters (`pfabric schemes`; docs/receiver-driven-notes.md).",
+        (
+            "pHost runs on the paper's rules (every flow's first BDP free) with its authors' parameters scaled to "
+            "this fabric (`pfabric schemes`; docs/receiver-driven-notes.md); at load 0.6 it also runs on the "
+            "rules of the authors' simulator (free tokens only for the flows that fit in them, window 12)."
+        ),
         "Loads are Figure 7's plus 0.6, the load of the pHost authors' scripts.",
     ),
 )

@@ -196,6 +196,12 @@ pub const HOSTS: &[Host] = &[
                 || json!(PhostConfig::DEFAULT.short_data_pkts),
                 "flows of at most this many packets send data a level above the others' (0: one data level)",
             ),
+            param(
+                "free_for_long_flows",
+                || json!(PhostConfig::DEFAULT.free_for_long_flows),
+                "true: every flow's first free_tokens packets go free (the paper); false: only flows that fit in \
+                 them (the authors' simulator)",
+            ),
         ]],
         needs_ecn: false,
         configure: configure_phost,
@@ -817,6 +823,7 @@ fn configure_phost(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigErro
         downgrade_mtus: r.non_negative("downgrade_mtus")?,
         resend_mtus: r.positive("resend_mtus")?,
         short_data_pkts: r.int("short_data_pkts", 0, 1 << 30)? as u32,
+        free_for_long_flows: r.flag("free_for_long_flows")?,
     };
     Ok(())
 }

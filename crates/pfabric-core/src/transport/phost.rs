@@ -53,6 +53,10 @@ pub struct PhostConfig {
     /// simulator's optional third level, `capability_third_level` below `capability_prio_thresh`); 0: one
     /// data level, the paper's two levels in all.
     pub short_data_pkts: u32,
+    /// Whether flows longer than `free_tokens` packets also send their first `free_tokens` packets free (the
+    /// paper: every flow's first BDP), or only the flows that fit in them do, the longer ones waiting for their
+    /// first token (the authors' simulator, `init_capa_size` @00b7557).
+    pub free_for_long_flows: bool,
 }
 
 impl PhostConfig {
@@ -68,6 +72,7 @@ impl PhostConfig {
         downgrade_mtus: 25.0,
         resend_mtus: 9.0,
         short_data_pkts: 0,
+        free_for_long_flows: true,
     };
 
     /// In picoseconds, on hosts whose links run at `host_rate_bps`.
@@ -85,6 +90,7 @@ impl PhostConfig {
             downgrade_time: times(self.downgrade_mtus),
             resend_after: times(self.resend_mtus),
             short_data_pkts: self.short_data_pkts,
+            free_for_long_flows: self.free_for_long_flows,
         }
     }
 }
@@ -112,11 +118,16 @@ pub struct PhostParams {
     /// Flows of at most this many packets send data at `DATA_PRIORITY`, the others at `LONG_DATA_PRIORITY`
     /// (0: every flow at `DATA_PRIORITY`).
     pub short_data_pkts: u32,
+    /// See [`PhostConfig::free_for_long_flows`].
+    pub free_for_long_flows: bool,
 }
 
 impl PhostParams {
     /// How many of a flow's `npkts` packets go on its free tokens.
     pub fn free_count(&self, npkts: u32) -> u32 {
+        if npkts > self.free_tokens && !self.free_for_long_flows {
+            return 0;
+        }
         npkts.min(self.free_tokens)
     }
 }
@@ -439,6 +450,7 @@ mod tests {
             downgrade_time: 25 * MTU,
             resend_after: 9 * MTU,
             short_data_pkts: 0,
+            free_for_long_flows: true,
         }
     }
 
@@ -479,6 +491,18 @@ mod tests {
             vec![Token { flow: 5, seq: 0, expires, index: 0 }, Token { flow: 5, seq: 1, expires, index: 1 }]
         );
         assert_eq!(free_tokens(5, 1, 0, &p).count(), 1);
+    }
+
+    #[test]
+    fn under_the_authors_simulators_rule_only_flows_that_fit_in_the_free_tokens_get_them() {
+        let p = PhostParams { free_for_long_flows: false, ..params() };
+        assert_eq!(free_tokens(5, 2, 0, &p).count(), 2);
+        assert_eq!(free_tokens(5, 3, 0, &p).count(), 0);
+        // Its receiver grants such a flow from its RTS: nothing is free to wait for.
+        let mut s = TokenScheduler::new(p);
+        s.open(5, 1, 3, 0, 0);
+        let (token, host) = s.grant(0).expect("a grant at the RTS");
+        assert_eq!((token.flow, token.seq, token.index, host), (5, 0, 0, 1));
     }
 
     #[test]
