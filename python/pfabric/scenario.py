@@ -727,6 +727,35 @@ class Scheme(_Section):
         description="phost: flows of at most this many packets send their data one priority level above the "
         "longer flows' (the authors' simulator's optional third level; default 0: one data level).",
     )
+    rtt_pkts: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**20,
+        description="homa: packets a message sends before any grant, RTTbytes (default 0: those that leave while "
+        "a full packet crosses the longest path and a grant comes back; 13 on the pFabric paper's fabric).",
+    )
+    levels: Annotated[int, _Number] | None = Field(
+        None, ge=2, le=64, description="homa, strict-priority: priority levels at every port (default 8)."
+    )
+    sched_levels: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=63,
+        description="homa: levels for scheduled packets (default 0: the scheduled bytes' share of the levels, at "
+        "least one each way).",
+    )
+    overcommit: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**20,
+        description="homa: messages a receiver grants at once, the degree of overcommitment (default 0: one per "
+        "scheduled level).",
+    )
+    resend_us: PositiveFloat | None = Field(
+        None,
+        description="homa: silence after which a receiver asks for a missing packet again (RESEND), us; a sender "
+        "resends a message's first packet after ten times that (default 100).",
+    )
     free_for_long_flows: StrictBool | None = Field(
         None,
         description="phost: whether flows longer than free_tokens packets also send their first free_tokens "

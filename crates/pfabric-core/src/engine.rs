@@ -41,11 +41,14 @@ const NO_SLOT: u32 = u32::MAX;
 /// A port whose link ends in the same partition (every port of a sequential run).
 const LOCAL: u32 = u32::MAX;
 
+mod homa;
 mod parallel;
 mod phost;
 
 /// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
 const EVENT_BUDGET_BASE: u64 = 1_000_000;
+/// How many of a Homa run's first messages its priority cutoffs are drawn from (a copy of the arrivals).
+const HOMA_SIZE_SAMPLE: usize = 100_000;
 /// The multiple of a flow's unimpeded events (each packet and its ACK once along the path) that the derived
 /// budget grants it: congested runs on the paper's fabric use 2-3x; a run that needs 64x is not converging
 /// (timeouts far shorter than its round trips, say) and stops with what it has, flagged.
@@ -245,6 +248,8 @@ pub struct Simulation {
     block: Option<Box<parallel::Block>>,
     /// A pHost run: every host's token scheduler and token store.
     phost: Option<Box<phost::PhostHosts>>,
+    /// Homa's hosts, in a Homa run.
+    homa: Option<Box<homa::HomaHosts>>,
     /// A partitioned run: the slot of the receiving half of each flow between two partitions (`slot_of`
     /// holds the sending half, or the whole connection of a flow within one partition).
     rx_slot_of: Vec<u32>,
@@ -313,6 +318,22 @@ impl Simulation {
         let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
         let mut sim = Self::base(&cfg, topo, ports, spray, longest_path);
         sim.flows_total = arrivals.total();
+        if cfg.scheme.transport.protocol == crate::transport::Protocol::Homa {
+            // Homa's priority cutoffs follow the workload's sizes: the first of its messages stand for them.
+            let format = cfg.scheme.transport.format;
+            let npkts: Vec<u32> = arrivals
+                .first_sizes(HOMA_SIZE_SAMPLE)
+                .into_iter()
+                .map(|b| format.packets_for(b).min(u32::MAX as u64) as u32)
+                .collect();
+            let far = sim.hosts - 1;
+            let grant_loop = crate::metrics::lone_flow::full_packet_trip_ps(&sim.topo, 0, far, format)
+                + crate::metrics::lone_flow::ack_return_ps(&sim.topo, 0, far, format);
+            let packet_time =
+                crate::sim::time::serialization_ps(format.full_wire_bytes() as u64, cfg.topology.links.host_rate_bps);
+            let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time);
+            sim.homa = Some(homa::HomaHosts::new(sim.hosts, params));
+        }
         if cfg.scheme.flow_level {
             sim.ideal =
                 Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
@@ -396,6 +417,7 @@ impl Simulation {
                     cfg.scheme.transport.phost.params(host_rate_bps, cfg.scheme.transport.format),
                 )
             }),
+            homa: None,
             rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,
@@ -558,6 +580,7 @@ impl Simulation {
             EventKind::Sample => self.sample(),
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
             EventKind::Handed => self.arrive_at(ev.a, ev.b),
+            EventKind::HostTick if self.homa.is_some() => self.homa_tick(ev.a, ev.b, ev.time),
             EventKind::HostTick => self.phost_tick(ev.a, ev.b, ev.time),
         }
     }
@@ -662,6 +685,8 @@ impl Simulation {
         self.out = out;
         if self.phost.is_some() {
             self.phost_open(f.src, id, npkts);
+        } else if self.homa.is_some() {
+            self.homa_open(f.src, id, npkts);
         }
         self.sync_timer(id);
     }
@@ -989,6 +1014,7 @@ impl Simulation {
             debug_assert_eq!(pkt.dst, node);
             match pkt.kind {
                 PacketKind::Data | PacketKind::Probe if self.phost.is_some() => self.phost_receive(id, pkt),
+                PacketKind::Data if self.homa.is_some() => self.homa_receive(id, pkt),
                 PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
                 PacketKind::Ack => {
                     self.pool.release(id);
@@ -996,7 +1022,11 @@ impl Simulation {
                 }
                 PacketKind::Grant => {
                     self.pool.release(id);
-                    self.phost_token_arrives(pkt)
+                    if self.homa.is_some() {
+                        self.homa_grant_arrives(pkt)
+                    } else {
+                        self.phost_token_arrives(pkt)
+                    }
                 }
             }
         }
@@ -1083,6 +1113,8 @@ impl Simulation {
             }
             if self.phost.is_some() {
                 self.phost_forget(src, ack.flow);
+            } else if self.homa.is_some() {
+                self.homa_forget(src, ack.flow);
             }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {

@@ -296,3 +296,21 @@ fn a_lone_phost_flow_loses_nothing_beyond_its_grant_pacing() {
         }
     }
 }
+
+#[test]
+fn a_lone_homa_message_takes_exactly_its_ideal_time() {
+    // RTTbytes go at once and the first grant comes back before they have all left, so every packet leaves
+    // back to back (Homa's claim for a message alone: no set-up cost); on any fabric, any size around the
+    // unscheduled boundary.
+    for (topology, pairs) in [
+        (leaf_spine(), vec![(0, 143), (0, 1)]),
+        (json!({"kind": "fat-tree", "k": 4, "routing": "ecmp"}), vec![(0, 15), (0, 2)]),
+    ] {
+        for (src, dst) in pairs {
+            for size in [1u64, 1460, 12 * 1460, 12 * 1460 + 1, 13 * 1460, 100 * 1460, 1_000_000] {
+                let (fct, ideal) = lone_fct(topology.clone(), json!({"name": "homa"}), src, dst, size);
+                assert_eq!(fct, ideal, "{topology} {src}->{dst} size {size}");
+            }
+        }
+    }
+}

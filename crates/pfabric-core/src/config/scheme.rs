@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use super::{err, ConfigError, SchemeConfig, Section};
 use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
 use crate::sim::time::{bps_from_gbps, ps_from_us, Time};
+use crate::transport::homa::HomaConfig;
 use crate::transport::phost::PhostConfig;
 use crate::transport::{PriorityScheme, Protocol, Recovery, TransportParams};
 
@@ -207,6 +208,33 @@ pub const HOSTS: &[Host] = &[
         configure: configure_phost,
     },
     Host {
+        name: "homa",
+        what: "Homa's receiver-driven host: RTTbytes unscheduled at once, the rest as receivers grant it (SRPT, \
+               several messages at once), at priorities from the workload's sizes; RESENDs for losses",
+        paper: "Montazeri et al., SIGCOMM 2018 (sections 3.2-3.7; the authors' simulator's parameters)",
+        params: &[&[
+            param("rtt_pkts", || json!(HomaConfig::DEFAULT.rtt_pkts), "packets a message sends before any grant (RTTbytes; 0: those that leave while a packet crosses the longest path and a grant returns)"),
+            LEVELS,
+            param(
+                "sched_levels",
+                || json!(HomaConfig::DEFAULT.sched_levels),
+                "priority levels for scheduled packets (0: the scheduled bytes' share of the levels)",
+            ),
+            param(
+                "overcommit",
+                || json!(HomaConfig::DEFAULT.overcommit),
+                "messages a receiver grants at once (0: one per scheduled level)",
+            ),
+            param(
+                "resend_us",
+                || json!(HomaConfig::DEFAULT.resend_us),
+                "silence after which a receiver asks for a missing packet (and a sender resends its first), us",
+            ),
+        ]],
+        needs_ecn: false,
+        configure: configure_homa,
+    },
+    Host {
         name: "constant-rate",
         what: "a UDP-like source sending each packet once at a fixed rate",
         paper: "AIFO, SIGCOMM 2021, section 6 (Figures 15-16)",
@@ -228,6 +256,7 @@ const MARK: Param = param(
     || Value::Null,
     "mark ECN on packets that find the port this full, bytes (unset: never)",
 );
+const LEVELS: Param = param("levels", || json!(HomaConfig::DEFAULT.levels), "strict priority levels at every port");
 const RANK: Param = param(
     "rank",
     || json!("srpt"),
@@ -277,6 +306,17 @@ pub const SWITCHES: &[Switch] = &[
         reads_stamp: true,
         marks_with: Some("ecn_threshold_bytes"),
         build: build_prio_queues,
+        buffer_pkts: queue_bytes_pkts,
+    },
+    Switch {
+        name: "strict-priority",
+        what: "one FIFO per priority level, served in strict priority, sharing the buffer",
+        paper: "Homa, SIGCOMM 2018 (8 levels in commodity switches)",
+        params: &[&[BUFFER, LEVELS]],
+        // Its hosts set each packet's level themselves: the stamp (`priority`) is not a parameter.
+        reads_stamp: false,
+        marks_with: None,
+        build: build_strict_priority,
         buffer_pkts: queue_bytes_pkts,
     },
     Switch {
@@ -409,6 +449,14 @@ pub const BUNDLES: &[Bundle] = &[
         switch: "pfabric",
         paper: "pHost, CoNEXT 2015: priority-dropping ports (the authors' PFabricQueue), control before data",
         values: Vec::new,
+    },
+    Bundle {
+        name: "homa",
+        host: "homa",
+        switch: "strict-priority",
+        paper: "Homa, SIGCOMM 2018: 8 strict priority levels; buffers large enough not to drop, as the authors' \
+                simulator assumes (it has no loss recovery)",
+        values: || vec![("queue_bytes", json!(1_000_000))],
     },
     Bundle {
         name: "ideal",
@@ -722,6 +770,7 @@ fn blank_transport() -> TransportParams {
         pdq_syn_wire_bytes: crate::net::packet::PacketFormat::DEFAULT.control_wire_bytes(),
         format: crate::net::packet::PacketFormat::DEFAULT,
         phost: crate::transport::phost::PhostConfig::DEFAULT,
+        homa: HomaConfig::DEFAULT,
         constant_rate_bps: 0,
         sender_jitter: 0.0,
         jitter_seed: 0,
@@ -828,6 +877,23 @@ fn configure_phost(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigErro
     Ok(())
 }
 
+fn configure_homa(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
+    t.protocol = Protocol::Homa;
+    let levels = r.int("levels", 2, 64)? as u32;
+    let sched_levels = r.int("sched_levels", 0, 63)? as u32;
+    if sched_levels >= levels {
+        return err("scheme.sched_levels", sched_levels, format!("0 (derived) or at most levels - 1 = {}", levels - 1));
+    }
+    t.homa = HomaConfig {
+        rtt_pkts: r.int("rtt_pkts", 0, 1 << 20)? as u32,
+        levels,
+        sched_levels,
+        overcommit: r.int("overcommit", 0, 1 << 20)? as u32,
+        resend_us: r.positive("resend_us")?,
+    };
+    Ok(())
+}
+
 fn configure_constant_rate(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
     t.protocol = Protocol::ConstantRate;
     let jitter = r.non_negative("sender_jitter")?;
@@ -890,6 +956,17 @@ fn build_pdq(r: &Reader, t: &TransportParams) -> Result<QueueConfig, ConfigError
         limit_bytes: queue_bytes(r)?,
         early_start: ps_from_us(k * rtt),
         expiry: 4 * t.pdq_probe_interval,
+    })
+}
+
+fn build_strict_priority(r: &Reader, _: &TransportParams) -> Result<QueueConfig, ConfigError> {
+    let levels = r.int("levels", 2, 64)?;
+    // Priority number i goes to queue i; the last queue takes every larger number.
+    Ok(QueueConfig::PrioThresholds {
+        thresholds: (0..levels - 1).collect(),
+        limit_bytes: queue_bytes(r)?,
+        reserved_bytes: 0,
+        mark_above_bytes: None,
     })
 }
 

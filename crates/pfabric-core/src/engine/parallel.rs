@@ -55,7 +55,10 @@ use crate::workload::{Arrivals, FlowSpec};
 pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
     !cfg.scheme.flow_level
         && !matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
-        && cfg.scheme.transport.protocol != crate::transport::Protocol::Phost
+        && !matches!(
+            cfg.scheme.transport.protocol,
+            crate::transport::Protocol::Phost | crate::transport::Protocol::Homa
+        )
         && (cfg.measure.sample_interval.is_none() || cfg.measure.track_flows == 0)
         && !cfg.measure.log_arrivals
 }

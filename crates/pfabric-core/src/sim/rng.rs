@@ -5,6 +5,7 @@
 //! The generator is xoshiro256++ seeded through SplitMix64, implemented here so that results depend on no
 //! crate version: the same scenario and seed give the same numbers on any machine, forever.
 
+#[derive(Clone)]
 pub struct Rng {
     s: [u64; 4],
 }

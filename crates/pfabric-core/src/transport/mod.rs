@@ -10,6 +10,7 @@
 pub mod bitset;
 pub mod constant_rate;
 pub mod dctcp;
+pub mod homa;
 pub mod pdq;
 pub mod pfabric;
 pub mod phost;
@@ -36,6 +37,8 @@ pub enum Protocol {
     ConstantRate,
     /// pHost: a free first window, then one packet per token from the receiver (`phost`).
     Phost,
+    /// Homa: RTTbytes unscheduled, then packets as the receiver grants them, at network priorities (`homa`).
+    Homa,
 }
 
 /// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
@@ -88,6 +91,8 @@ pub struct TransportParams {
     pub pdq_syn_wire_bytes: u32,
     /// pHost's schedulers.
     pub phost: phost::PhostConfig,
+    /// Homa's parameters (Homa hosts).
+    pub homa: homa::HomaConfig,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
     /// TCP and DCTCP hosts open with netbench's three-way handshake: a SYN, its answer, then a final ACK ahead of
@@ -304,6 +309,7 @@ impl Sender {
         match p.protocol {
             Protocol::Pdq => self.pdq_start(now, p, out),
             Protocol::Phost => self.phost_start(now, p, out),
+            Protocol::Homa => {} // its outbox sends (`engine::homa`)
             Protocol::ConstantRate => self.pace_at = Some(now),
             _ if self.awaiting_syn_ack => self.send_syn(now, p, out),
             _ => self.fill_window(now, p, out),
@@ -387,7 +393,12 @@ impl Sender {
     fn rto(&self, p: &TransportParams) -> Time {
         match p.protocol {
             Protocol::Pfabric | Protocol::PfabricLinerate => p.fixed_rto,
-            Protocol::Tcp | Protocol::Dctcp | Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost => {
+            Protocol::Tcp
+            | Protocol::Dctcp
+            | Protocol::Pdq
+            | Protocol::ConstantRate
+            | Protocol::Phost
+            | Protocol::Homa => {
                 let base =
                     if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
@@ -475,14 +486,14 @@ impl Sender {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
             Protocol::Pdq => self.pdq_on_ack(ack, newly_cum, now, p),
-            Protocol::ConstantRate | Protocol::Phost => {}
+            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa => {}
         }
         if self.sb.all_acked() {
             self.timer = None;
             self.pace_at = None;
             return true;
         }
-        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost) {
+        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost | Protocol::Homa) {
             self.fill_window(now, p, out); // PDQ and constant-rate senders send from their pacing timer, pHost's on tokens
         }
         false
@@ -511,7 +522,7 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
-            Protocol::ConstantRate | Protocol::Phost => return, // never retransmit on a timer
+            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa => return, // never retransmit on a timer
             Protocol::Pdq => {
                 self.backoff += 1;
                 self.sb.timeout();

@@ -46,6 +46,7 @@ pub fn arrival_rate_per_s(load: f64, hosts: u32, host_rate_bps: u64, mean_wire_b
 }
 
 /// A Poisson process of flows, sources and destinations uniform over the hosts (source != destination).
+#[derive(Clone)]
 pub struct PoissonArrivals {
     cdf: EmpiricalCdf,
     /// Sizes are whole packets of this format, and the load counts its wire bytes.
@@ -131,6 +132,7 @@ impl PoissonArrivals {
 }
 
 /// Where a run's flows come from.
+#[derive(Clone)]
 pub enum Arrivals {
     Poisson(Box<PoissonArrivals>),
     /// A fixed list, sorted by start time.
@@ -158,6 +160,13 @@ impl Arrivals {
     }
 
     /// How many flows this source will produce, when known in advance.
+    /// The sizes of the first `at_most` flows to come, drawn from a copy (the run's own draws are untouched):
+    /// what a scheme that learns the workload's size distribution (Homa's priority cutoffs) is shown.
+    pub fn first_sizes(&self, at_most: usize) -> Vec<u64> {
+        let mut ahead = self.clone();
+        std::iter::from_fn(|| ahead.next_flow()).take(at_most).map(|f| f.size_bytes).collect()
+    }
+
     pub fn total(&self) -> Option<u64> {
         match self {
             Arrivals::Poisson(p) => p.remaining.filter(|_| p.end.is_none()),

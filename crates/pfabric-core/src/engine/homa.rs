@@ -1,0 +1,347 @@
+//! Homa in the engine: each host's grant scheduler (receiving) and outbox (sending), with two timers per host
+//! (`EventKind::HostTick`): the next send once its NIC drains, and the next check for silent messages. The
+//! decisions are `transport::homa`'s; here packets are made, sent and timed. A message's sender half is its
+//! `Connection`'s `Sender` (its scoreboard, closed by the receiver's final ACK); its receiver half is the
+//! generic `Receiver` and the receiving host's scheduler. Sequential runs only (see `parallel::partitionable`).
+
+use super::Simulation;
+use crate::net::packet::{Packet, PacketKind};
+use crate::sim::event::EventKind;
+use crate::sim::time::Time;
+use crate::transport::homa::{Grant, GrantScheduler, HomaParams, Outbox, Received, ToSend, CONTROL_PRIORITY};
+use crate::transport::receiver::Arrival;
+use crate::transport::{Sender, TransportParams};
+
+/// `HostTick`'s `b`: which of a host's two timers fired.
+const SEND: u32 = 0;
+const CHECK: u32 = 1;
+
+/// Every host's Homa state.
+pub(super) struct HomaHosts {
+    params: HomaParams,
+    rx: Vec<GrantScheduler>,
+    tx: Vec<Outbox>,
+    /// The pending tick of each host's timers, if armed: [send, check].
+    armed: Vec<[Option<Time>; 2]>,
+    /// Grants made by the last decision, before they become packets.
+    grants: Vec<Grant>,
+}
+
+impl HomaHosts {
+    pub(super) fn new(hosts: u32, params: HomaParams) -> Box<Self> {
+        let n = hosts as usize;
+        Box::new(HomaHosts {
+            params,
+            rx: vec![GrantScheduler::default(); n],
+            tx: vec![Outbox::default(); n],
+            armed: vec![[None, None]; n],
+            grants: Vec::new(),
+        })
+    }
+}
+
+impl Simulation {
+    /// Make sure host `host`'s timer `which` fires at `at` at the latest.
+    fn homa_arm(&mut self, host: u32, which: u32, at: Time) {
+        let homa = self.homa.as_mut().expect("a Homa run");
+        let slot = &mut homa.armed[host as usize][which as usize];
+        if slot.is_some_and(|t| t <= at) {
+            return;
+        }
+        *slot = Some(at);
+        self.events.schedule(at, EventKind::HostTick, host, which);
+    }
+
+    /// Host `host`'s timer `which` fired at `at` (stale if re-armed earlier or later since).
+    pub(super) fn homa_tick(&mut self, host: u32, which: u32, at: Time) {
+        let homa = self.homa.as_mut().expect("a Homa run");
+        let slot = &mut homa.armed[host as usize][which as usize];
+        if *slot != Some(at) {
+            return;
+        }
+        *slot = None;
+        if which == SEND {
+            self.homa_send(host);
+        } else {
+            self.homa_check(host);
+        }
+    }
+
+    /// A message opens at its sender `src`: its unscheduled packets may go at once.
+    pub(super) fn homa_open(&mut self, src: u32, flow: u32, npkts: u32) {
+        let now = self.now;
+        let homa = self.homa.as_mut().expect("a Homa run");
+        homa.tx[src as usize].open(&homa.params, flow, npkts, now);
+        self.homa_arm(src, SEND, now);
+    }
+
+    /// The sender's turn: once its NIC has nothing queued, the best packet it may send, and a look again when
+    /// that packet has left.
+    fn homa_send(&mut self, host: u32) {
+        let now = self.now;
+        let nic = self.topo.nic_port(host);
+        let drained = self.drains_at(nic);
+        if drained > now {
+            self.homa_arm(host, SEND, drained);
+            return;
+        }
+        loop {
+            let homa = self.homa.as_mut().unwrap();
+            let Some(next) = homa.tx[host as usize].next(&homa.params, now) else { return };
+            let slot = self.slot_of[next.flow as usize];
+            if slot == super::NO_SLOT {
+                continue; // acknowledged meanwhile
+            }
+            let conn = self.conns[slot as usize].as_mut().unwrap();
+            let Some(pkt) = homa_data(&mut conn.sender, &next, now, &self.transport) else { continue };
+            let mut out = std::mem::take(&mut self.out);
+            out.push(pkt);
+            self.send_from_host(host, &mut out);
+            self.out = out;
+            let drained = self.drains_at(nic);
+            self.homa_arm(host, SEND, drained);
+            if next.waits {
+                let retry = now + self.homa.as_ref().unwrap().params.sender_retry();
+                self.homa_arm(host, CHECK, retry);
+            }
+            return;
+        }
+    }
+
+    /// Silent messages: the receiver's RESENDs and the sender's first packets again; then the next check.
+    fn homa_check(&mut self, host: u32) {
+        let now = self.now;
+        let homa = self.homa.as_mut().unwrap();
+        let retried = homa.tx[host as usize].retry_silent(&homa.params, now);
+        let mut grants = std::mem::take(&mut homa.grants);
+        grants.clear();
+        homa.rx[host as usize].resends(&homa.params, now, &mut grants);
+        let next =
+            [homa.tx[host as usize].next_retry_at(&homa.params), homa.rx[host as usize].next_resend_at(&homa.params)]
+                .into_iter()
+                .flatten()
+                .min();
+        self.send_grants(host, &grants);
+        self.homa.as_mut().unwrap().grants = grants;
+        if retried {
+            self.homa_arm(host, SEND, now);
+        }
+        if let Some(at) = next {
+            self.homa_arm(host, CHECK, at.max(now + 1));
+        }
+    }
+
+    /// `grants` leave host `host`, ahead of its data.
+    fn send_grants(&mut self, host: u32, grants: &[Grant]) {
+        if grants.is_empty() {
+            return;
+        }
+        let wire = self.transport.format.control_wire_bytes();
+        let mut out = std::mem::take(&mut self.out);
+        for g in grants {
+            out.push(grant_packet(g, host, self.now, wire));
+        }
+        self.send_from_host(host, &mut out);
+        self.out = out;
+    }
+
+    /// A grant (or RESEND) reaches its sender.
+    pub(super) fn homa_grant_arrives(&mut self, pkt: Packet) {
+        self.counters.control_packets_delivered += 1;
+        let grant = Grant {
+            flow: pkt.flow,
+            to: pkt.dst,
+            offset: pkt.seq,
+            priority: pkt.ack as u64,
+            resend: pkt.retransmit.then_some(pkt.rate_bps as u32),
+        };
+        let now = self.now;
+        let homa = self.homa.as_mut().unwrap();
+        homa.tx[pkt.dst as usize].on_grant(&grant, now);
+        self.homa_arm(pkt.dst, SEND, now);
+    }
+
+    /// Data reach their receiver: the scheduler learns of them and grants; the message's last packet is ACKed
+    /// (the ACK that closes it at its sender), and so is any copy that arrives after it (that ACK may be lost).
+    pub(super) fn homa_receive(&mut self, id: crate::net::packet::PacketId, pkt: Packet) {
+        let node = pkt.dst;
+        self.counters.data_packets_delivered += 1;
+        let slot = self.slot_of[pkt.flow as usize];
+        if slot == super::NO_SLOT {
+            self.pool.release(id);
+            return; // a late copy for a closed message
+        }
+        let now = self.now;
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        if conn.receiver.is_complete() {
+            self.homa_ack(id, &pkt);
+            return;
+        }
+        let npkts = conn.sender.sb.npkts;
+        let homa = self.homa.as_mut().unwrap();
+        let rx = &mut homa.rx[node as usize];
+        let decided = rx.on_data(&homa.params, pkt.flow, pkt.src, npkts, pkt.seq, now);
+        let mut grants = std::mem::take(&mut homa.grants);
+        grants.clear();
+        if decided != Received::Old {
+            rx.grants(&homa.params, &mut grants);
+        }
+        let resend_at = rx.next_resend_at(&homa.params);
+        self.send_grants(node, &grants);
+        self.homa.as_mut().unwrap().grants = grants;
+        if let Some(at) = resend_at {
+            self.homa_arm(node, CHECK, at.max(now));
+        }
+        let conn = self.conns[slot as usize].as_mut().unwrap();
+        conn.receiver.note_order(pkt.seq, pkt.retransmit);
+        if conn.receiver.on_packet(pkt.seq) != Arrival::Completes {
+            self.pool.release(id);
+            return;
+        }
+        if self.fct_end == crate::config::FctEnd::Delivered {
+            self.flows[pkt.flow as usize].finish = self.now;
+            self.counters.flows_finished += 1;
+        }
+        self.homa_ack(id, &pkt);
+    }
+
+    /// The ACK of a complete message takes over data packet `id`'s slot and leaves.
+    fn homa_ack(&mut self, id: crate::net::packet::PacketId, pkt: &Packet) {
+        let slot = self.slot_of[pkt.flow as usize];
+        let cum = self.conns[slot as usize].as_ref().unwrap().receiver.cum;
+        let ack = super::ack_for(pkt, cum, self.transport.format);
+        *self.pool.get_mut(id) = ack;
+        self.counters.control_packets_sent += 1;
+        let port = self.topo.nic_port(pkt.dst);
+        self.enqueue(port, id);
+    }
+
+    /// The message closed at its sender: it leaves the outbox.
+    pub(super) fn homa_forget(&mut self, host: u32, flow: u32) {
+        if let Some(homa) = self.homa.as_mut() {
+            homa.tx[host as usize].forget(flow);
+        }
+    }
+}
+
+/// Packet `next.seq` of a message, at the priority the outbox chose (None if the message needs it no more).
+fn homa_data(sender: &mut Sender, next: &ToSend, now: Time, p: &TransportParams) -> Option<Packet> {
+    sender.homa_send(next.seq, next.priority, next.retransmit, now, p)
+}
+
+/// A grant on the wire: header-size, at the control level; `seq` carries the offset, `ack` the level its
+/// packets go at, and a RESEND sets `retransmit` with the packet asked for in `rate_bps` (Homa has no rates).
+fn grant_packet(g: &Grant, from: u32, now: Time, wire: u32) -> Packet {
+    Packet {
+        priority: CONTROL_PRIORITY,
+        sent_at: now,
+        flow: g.flow,
+        seq: g.offset,
+        ack: g.priority as u32,
+        src: from,
+        dst: g.to,
+        payload: 0,
+        wire,
+        kind: PacketKind::Grant,
+        ce: false,
+        ece: false,
+        retransmit: g.resend.is_some(),
+        loss_bin: 0,
+        rate_bps: g.resend.unwrap_or(0) as u64,
+        paused_by: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::ScenarioConfig;
+    use crate::engine::Simulation;
+
+    fn run(json: &str) -> Simulation {
+        let mut sim = Simulation::new(ScenarioConfig::from_json(json).unwrap());
+        sim.run();
+        sim
+    }
+
+    /// A trace workload of (start s, src, dst, bytes) flows.
+    fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
+        let joined = |items: Vec<String>| items.join(",");
+        format!(
+            r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
+            joined(flows.iter().map(|f| format!("{:?}", f.0)).collect()),
+            joined(flows.iter().map(|f| f.1.to_string()).collect()),
+            joined(flows.iter().map(|f| f.2.to_string()).collect()),
+            joined(flows.iter().map(|f| f.3.to_string()).collect())
+        )
+    }
+
+    fn conserved(sim: &Simulation) {
+        let c = sim.counters();
+        assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped);
+        assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped);
+    }
+
+    /// The receiver grants the shortest message first: of two messages into one host, started together, the
+    /// shorter finishes as if alone and the longer right after it (the bottleneck never idles).
+    #[test]
+    fn a_receiver_serves_the_shorter_of_two_messages_first() {
+        let json = format!(
+            r#"{{"scheme": {{"name": "homa", "overcommit": 1}}, "workload": {}}}"#,
+            trace(&[(0.0, 1, 0, 400 * 1460), (0.0, 2, 0, 100 * 1460)])
+        );
+        let sim = run(&json);
+        let f = sim.flows();
+        let short = f[1].finish - f[1].start;
+        assert!((short as f64) < 1.15 * f[1].ideal_fct as f64, "short {short} against {}", f[1].ideal_fct);
+        let both = 500.0 * 1500.0 * 8.0 / 10e9 * 1e12;
+        assert!((f[0].finish as f64) < 1.05 * both + 20e6, "long ends at {} ps, both take {both}", f[0].finish);
+        conserved(&sim);
+    }
+
+    #[test]
+    fn incast_finishes_every_flow_near_the_receivers_link_time() {
+        let flows: Vec<(f64, u32, u32, u64)> = (1..=20).map(|s| (0.0, s, 0, 200_000)).collect();
+        let json = format!(r#"{{"scheme": {{"name": "homa"}}, "workload": {}}}"#, trace(&flows));
+        let sim = run(&json);
+        let c = sim.counters();
+        assert_eq!(c.flows_finished, 20);
+        let last = sim.flows().iter().map(|f| f.finish).max().unwrap();
+        let best = 20.0 * 137.0 * 1500.0 * 8.0 / 10e9 * 1e12;
+        assert!((last as f64) < 1.05 * best + 50e6, "last finish {last} ps, best {best}");
+        conserved(&sim);
+    }
+
+    /// Losses are recovered: with a buffer of four packets per port, a 40-sender incast drops packets, and
+    /// every message still completes (RESENDs and the senders' retries).
+    #[test]
+    fn an_incast_that_overflows_small_buffers_still_completes() {
+        let flows: Vec<(f64, u32, u32, u64)> = (1..=40).map(|s| (0.0, s, 0, 30 * 1460)).collect();
+        let json = format!(r#"{{"scheme": {{"name": "homa", "queue_bytes": 6000}}, "workload": {}}}"#, trace(&flows));
+        let sim = run(&json);
+        let c = sim.counters();
+        assert!(c.data_packets_dropped > 0, "the test needs losses");
+        assert_eq!(c.flows_finished, 40);
+        conserved(&sim);
+    }
+
+    /// Web search at 60% load on the paper's fabric: every flow finishes, none below its ideal, every packet
+    /// delivered or dropped, and Homa's mean slowdown within 1.1x of pFabric's (both approximate SRPT).
+    #[test]
+    fn web_search_at_load_0_6_finishes_every_flow_near_pfabric() {
+        let mean = |scheme: &str| {
+            let json = format!(
+                r#"{{"seed": 1, "scheme": {{"name": "{scheme}"}}, "workload": {{"load": 0.6, "flows": 2000,
+                    "cdf": {{"size_bytes": [8760, 8760, 18980, 29200, 58400, 87600, 116800, 146000, 292000, 1460000, 2920000, 4380000, 29200000],
+                             "cdf": [0, 0.15, 0.2, 0.3, 0.4, 0.53, 0.6, 0.7, 0.8, 0.9, 0.97, 0.98, 1.0]}}}}}}"#
+            );
+            let sim = run(&json);
+            let flows = sim.flows();
+            assert!(flows.iter().all(|f| f.finish != crate::metrics::UNFINISHED), "{scheme}: unfinished flows");
+            assert!(flows.iter().all(|f| f.finish - f.start >= f.ideal_fct), "{scheme}: a flow beat its ideal");
+            conserved(&sim);
+            flows.iter().map(|f| (f.finish - f.start) as f64 / f.ideal_fct as f64).sum::<f64>() / flows.len() as f64
+        };
+        let (homa, pfabric) = (mean("homa"), mean("pfabric"));
+        assert!(homa < 1.1 * pfabric, "Homa {homa:.3}, pFabric {pfabric:.3}");
+    }
+}

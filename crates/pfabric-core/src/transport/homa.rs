@@ -1,0 +1,569 @@
+//! Homa's two schedulers (Montazeri et al., "Homa: A Receiver-Driven Low-Latency Transport Protocol Using
+//! Network Priorities", SIGCOMM 2018), as state machines a host drives: the receiver's [`GrantScheduler`] and
+//! the sender's [`Outbox`]. Rules from the paper (sections 3.2-3.7) and the authors' simulator
+//! (PlatformLab/HomaSimulation, `HomaTransport.cc`; docs/receiver-driven-notes.md):
+//!
+//! - A message's first `rtt_pkts` packets (RTTbytes) are *unscheduled*: its sender sends them at once, at the
+//!   unscheduled priority level its size falls in. The receiver learns of the message from the first of them
+//!   (every packet carries the message's length); there is no request before the data.
+//! - The rest is *scheduled*: the receiver grants it, and only to the `overcommit` messages with the fewest
+//!   packets still to arrive (SRPT; ties to the earlier start, then the lower flow id). A granted message is
+//!   kept `rtt_pkts` packets ahead of what arrived (a grant per arriving packet moves its offset on), so its
+//!   sender never idles for a round trip while it stays among the best.
+//! - Priorities, 0 the most urgent: control packets (grants, ACKs) at 0; the unscheduled levels first, smaller
+//!   messages higher, their cutoffs splitting the workload's unscheduled packets evenly; the scheduled levels
+//!   below, a granted message at the level of its rank among the granted ones, using the lowest levels when
+//!   few are granted (each grant carries it).
+//! - The sender sends one packet whenever its NIC has nothing queued: of the messages with a packet it may
+//!   send (unscheduled, granted, or asked again), the one with the fewest packets left first.
+//! - Losses: a receiver that has heard nothing of an incomplete message for `resend_after`, while some of
+//!   what it permitted is missing, asks for the first missing packet again (RESEND, section 3.7). A sender
+//!   that has heard nothing back of a message [`SENDER_RETRY_FACTOR`] times that long after its last packet
+//!   left sends the first packet again, so a message whose every packet was lost is still heard of (Homa
+//!   leaves that case to the RPC layer's timeout; a message merely waiting for its grants costs one packet
+//!   per retry).
+//!
+//! The engine owns the timers and the packets; these types only decide.
+
+use super::bitset::BitSet;
+use super::{Sender, TransportParams};
+use crate::net::packet::Packet;
+use crate::sim::time::Time;
+
+/// How many times the receiver's silence a sender waits before it sends a message's first packet again.
+pub const SENDER_RETRY_FACTOR: u64 = 10;
+
+/// The priority of Homa's control packets: above every data level.
+pub const CONTROL_PRIORITY: u64 = 0;
+
+/// Homa's parameters as a scenario gives them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HomaConfig {
+    /// Packets a message sends before any grant: RTTbytes. 0: derived from the fabric, the packets that leave
+    /// while a full packet crosses the longest path and a grant comes back (13 on the pFabric paper's fabric:
+    /// 14.6 us against 1.2 us per packet), so a message alone never waits for its first grant.
+    pub rtt_pkts: u32,
+    /// Priority levels in the switches (the paper's 8).
+    pub levels: u32,
+    /// Levels for scheduled packets; 0: as the workload's bytes split (section 3.4: scheduled packets get the
+    /// share of levels that scheduled bytes have of all bytes, at least one level each).
+    pub sched_levels: u32,
+    /// Messages a receiver grants at once (the degree of overcommitment); 0: one per scheduled level.
+    pub overcommit: u32,
+    /// How long a receiver (or a sender) hears nothing before it asks (or sends) again, microseconds.
+    pub resend_us: f64,
+}
+
+impl HomaConfig {
+    pub const DEFAULT: HomaConfig =
+        HomaConfig { rtt_pkts: 0, levels: 8, sched_levels: 0, overcommit: 0, resend_us: 100.0 };
+
+    /// The run's parameters, once the sizes of its messages (in packets) are known, and the grant loop (a full
+    /// packet's trip over the longest path and a grant's back) against one packet's time on the host link.
+    pub fn params(&self, message_pkts: &[u32], grant_loop: Time, packet_time: Time) -> HomaParams {
+        let levels = self.levels.max(2);
+        let rtt_pkts =
+            if self.rtt_pkts != 0 { self.rtt_pkts } else { grant_loop.div_ceil(packet_time.max(1)).max(1) as u32 };
+        let sched_levels = if self.sched_levels != 0 {
+            self.sched_levels.min(levels - 1)
+        } else {
+            scheduled_share_levels(message_pkts, rtt_pkts, levels)
+        };
+        let unsched_levels = levels - sched_levels;
+        HomaParams {
+            rtt_pkts,
+            levels,
+            sched_levels,
+            overcommit: if self.overcommit != 0 { self.overcommit } else { sched_levels },
+            unsched_cutoffs: unscheduled_cutoffs(message_pkts, rtt_pkts, unsched_levels),
+            resend_after: crate::sim::time::ps_from_us(self.resend_us),
+        }
+    }
+}
+
+/// Scheduled levels as the bytes split: `levels` times the scheduled packets' share of all, rounded, at least
+/// one and leaving at least one unscheduled level.
+fn scheduled_share_levels(message_pkts: &[u32], rtt_pkts: u32, levels: u32) -> u32 {
+    let total: u64 = message_pkts.iter().map(|&n| n as u64).sum();
+    if total == 0 {
+        return 1;
+    }
+    let scheduled: u64 = message_pkts.iter().map(|&n| n.saturating_sub(rtt_pkts) as u64).sum();
+    let share = scheduled as f64 / total as f64;
+    ((levels as f64 * share).round() as u32).clamp(1, levels - 1)
+}
+
+/// The upper sizes (packets, inclusive) of the first `levels - 1` unscheduled levels, chosen so that each level
+/// carries an equal share of the messages' unscheduled packets, smaller messages first; the last level takes
+/// the rest. Sizes never repeat: a level whose share would end inside the previous one's size is merged.
+fn unscheduled_cutoffs(message_pkts: &[u32], rtt_pkts: u32, levels: u32) -> Vec<u32> {
+    let mut sizes: Vec<u32> = message_pkts.to_vec();
+    sizes.sort_unstable();
+    let total: u64 = sizes.iter().map(|&n| n.min(rtt_pkts) as u64).sum();
+    let mut cutoffs = Vec::new();
+    if levels < 2 || total == 0 {
+        return cutoffs;
+    }
+    let mut carried = 0u64;
+    let mut next = 1u64;
+    for &n in &sizes {
+        carried += n.min(rtt_pkts) as u64;
+        while next < levels as u64 && carried * levels as u64 >= total * next {
+            if cutoffs.last().is_none_or(|&c| c < n) {
+                cutoffs.push(n);
+            }
+            next += 1;
+        }
+    }
+    cutoffs
+}
+
+/// Homa's parameters for a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HomaParams {
+    pub rtt_pkts: u32,
+    pub levels: u32,
+    pub sched_levels: u32,
+    pub overcommit: u32,
+    /// See [`unscheduled_cutoffs`].
+    pub unsched_cutoffs: Vec<u32>,
+    pub resend_after: Time,
+}
+
+impl HomaParams {
+    /// How long a sender hears nothing of a message before it sends the first packet again.
+    pub fn sender_retry(&self) -> Time {
+        self.resend_after * SENDER_RETRY_FACTOR
+    }
+
+    /// The priority number of a message's unscheduled packets (its size in packets).
+    pub fn unscheduled_priority(&self, npkts: u32) -> u64 {
+        self.unsched_cutoffs.partition_point(|&c| c < npkts) as u64
+    }
+
+    /// The priority number of the scheduled packets of the message ranked `rank` (0: the best) among `granted`
+    /// messages granted at once: the lowest levels when few are, one level per rank, the last level shared
+    /// by any beyond the scheduled levels.
+    pub fn scheduled_priority(&self, rank: u32, granted: u32) -> u64 {
+        let first = self.levels - self.sched_levels;
+        let unused = self.sched_levels.saturating_sub(granted);
+        (first + unused + rank).min(self.levels - 1) as u64
+    }
+}
+
+/// A grant on its way to a sender: packets of `flow` below `offset` may go, at `priority`; or, when `resend`
+/// is set, packet `resend` again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub flow: u32,
+    /// The sending host.
+    pub to: u32,
+    pub offset: u32,
+    pub priority: u64,
+    pub resend: Option<u32>,
+}
+
+/// One message coming into a receiver.
+#[derive(Clone, Debug)]
+struct Inbound {
+    flow: u32,
+    src: u32,
+    npkts: u32,
+    got: BitSet,
+    received: u32,
+    /// Every packet below it has arrived.
+    arrived_below: u32,
+    /// Packets below it are permitted: its unscheduled ones, then as granted.
+    granted: u32,
+    /// The scheduled level its last grant carried.
+    priority: u64,
+    started: Time,
+    /// Its last packet's arrival, or its last RESEND: when the receiver may next ask again.
+    last_heard: Time,
+}
+
+impl Inbound {
+    fn remaining(&self) -> u32 {
+        self.npkts - self.received
+    }
+
+    /// The first packet below the permitted offset that has not arrived, if any.
+    fn first_missing(&self) -> Option<u32> {
+        (self.arrived_below < self.granted).then_some(self.arrived_below)
+    }
+}
+
+/// What the receiver does after a data packet arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Received {
+    /// Already held.
+    Old,
+    New,
+    /// The message's last missing packet: it leaves the scheduler.
+    Completes,
+}
+
+/// What a receiving host grants: the `overcommit` messages with the fewest packets to come, each kept one
+/// RTTbytes ahead of what arrived.
+#[derive(Clone, Debug, Default)]
+pub struct GrantScheduler {
+    messages: Vec<Inbound>,
+}
+
+impl GrantScheduler {
+    fn find(&self, flow: u32) -> Option<usize> {
+        self.messages.iter().position(|m| m.flow == flow)
+    }
+
+    /// Packet `seq` of message `flow` (`npkts` packets from host `src`) arrived at `now`; the first of its
+    /// packets to arrive opens the message.
+    pub fn on_data(&mut self, p: &HomaParams, flow: u32, src: u32, npkts: u32, seq: u32, now: Time) -> Received {
+        let i = match self.find(flow) {
+            Some(i) => i,
+            None => {
+                self.messages.push(Inbound {
+                    flow,
+                    src,
+                    npkts,
+                    got: BitSet::with_len(npkts as usize),
+                    received: 0,
+                    arrived_below: 0,
+                    granted: npkts.min(p.rtt_pkts),
+                    priority: 0,
+                    started: now,
+                    last_heard: now,
+                });
+                self.messages.len() - 1
+            }
+        };
+        let m = &mut self.messages[i];
+        m.last_heard = now;
+        if seq >= m.npkts || !m.got.set(seq) {
+            return Received::Old;
+        }
+        m.received += 1;
+        while m.arrived_below < m.npkts && m.got.get(m.arrived_below) {
+            m.arrived_below += 1;
+        }
+        if m.received == m.npkts {
+            self.messages.swap_remove(i);
+            return Received::Completes;
+        }
+        Received::New
+    }
+
+    /// The grants due now: each of the best `overcommit` messages with packets left to grant is permitted up
+    /// to one RTTbytes beyond what arrived, at its rank's level (a grant whenever that moves its offset on or
+    /// changes its level).
+    pub fn grants(&mut self, p: &HomaParams, out: &mut Vec<Grant>) {
+        let mut ranked: Vec<(u32, Time, u32, usize)> = self
+            .messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.npkts > p.rtt_pkts)
+            .map(|(i, m)| (m.remaining(), m.started, m.flow, i))
+            .collect();
+        ranked.sort_unstable();
+        ranked.truncate(p.overcommit as usize);
+        let granted = ranked.len() as u32;
+        for (rank, &(_, _, _, i)) in ranked.iter().enumerate() {
+            let m = &mut self.messages[i];
+            let offset = (m.received + p.rtt_pkts).min(m.npkts).max(m.granted);
+            let priority = p.scheduled_priority(rank as u32, granted);
+            if offset > m.granted || (priority != m.priority && m.granted < m.npkts) {
+                m.granted = offset;
+                m.priority = priority;
+                out.push(Grant { flow: m.flow, to: m.src, offset, priority, resend: None });
+            }
+        }
+    }
+
+    /// RESENDs due at `now`: for each message silent for `resend_after` with a permitted packet missing, that
+    /// packet again (at the message's level).
+    pub fn resends(&mut self, p: &HomaParams, now: Time, out: &mut Vec<Grant>) {
+        for m in &mut self.messages {
+            if m.last_heard + p.resend_after > now {
+                continue;
+            }
+            if let Some(seq) = m.first_missing() {
+                m.last_heard = now;
+                let priority = if seq < p.rtt_pkts { p.unscheduled_priority(m.npkts) } else { m.priority };
+                out.push(Grant { flow: m.flow, to: m.src, offset: m.granted, priority, resend: Some(seq) });
+            }
+        }
+    }
+
+    /// When a RESEND may next be due (None: no message waits on a permitted packet).
+    pub fn next_resend_at(&self, p: &HomaParams) -> Option<Time> {
+        self.messages.iter().filter(|m| m.first_missing().is_some()).map(|m| m.last_heard + p.resend_after).min()
+    }
+
+    /// Whether message `flow` is open here.
+    pub fn is_open(&self, flow: u32) -> bool {
+        self.find(flow).is_some()
+    }
+}
+
+/// One message leaving a sender.
+#[derive(Clone, Debug)]
+struct Outbound {
+    flow: u32,
+    npkts: u32,
+    /// Packets sent once, from the first: the next new packet.
+    next: u32,
+    /// Packets below it may go.
+    permitted: u32,
+    /// The level its scheduled packets go at (the last grant's).
+    sched_priority: u64,
+    /// Packets asked for again.
+    resend: Vec<u32>,
+    /// When it last sent or heard from its receiver.
+    last_heard: Time,
+}
+
+/// A data packet to send: packet `seq` of `flow` at `priority`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToSend {
+    pub flow: u32,
+    pub seq: u32,
+    pub priority: u64,
+    pub retransmit: bool,
+    /// The message has nothing more it may send now: its silence counts from this packet.
+    pub waits: bool,
+}
+
+impl Outbound {
+    /// Nothing it may send now: it waits for grants (or for its ACK).
+    fn waits(&self) -> bool {
+        self.next >= self.permitted && self.resend.is_empty()
+    }
+}
+
+/// The messages a sending host has to send.
+#[derive(Clone, Debug, Default)]
+pub struct Outbox {
+    messages: Vec<Outbound>,
+}
+
+impl Outbox {
+    fn find(&self, flow: u32) -> Option<usize> {
+        self.messages.iter().position(|m| m.flow == flow)
+    }
+
+    /// A message of `npkts` packets starts at `now`: its unscheduled packets may go.
+    pub fn open(&mut self, p: &HomaParams, flow: u32, npkts: u32, now: Time) {
+        self.messages.push(Outbound {
+            flow,
+            npkts,
+            next: 0,
+            permitted: npkts.min(p.rtt_pkts),
+            sched_priority: p.scheduled_priority(0, 1),
+            resend: Vec::new(),
+            last_heard: now,
+        });
+    }
+
+    /// A grant (or a RESEND) for one of its messages arrived at `now`.
+    pub fn on_grant(&mut self, grant: &Grant, now: Time) {
+        let Some(i) = self.find(grant.flow) else { return };
+        let m = &mut self.messages[i];
+        m.last_heard = now;
+        match grant.resend {
+            Some(seq) if seq < m.npkts && !m.resend.contains(&seq) => m.resend.push(seq),
+            Some(_) => {}
+            None => {
+                m.permitted = m.permitted.max(grant.offset.min(m.npkts));
+                m.sched_priority = grant.priority;
+            }
+        }
+    }
+
+    /// The packet to send at `now`, if any: the message with the fewest packets left to send first (ties: the
+    /// lower flow id), a packet asked for again before a new one.
+    pub fn next(&mut self, p: &HomaParams, now: Time) -> Option<ToSend> {
+        let (i, _) = self
+            .messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.resend.is_empty() || m.next < m.permitted)
+            .min_by_key(|(_, m)| (m.npkts - m.next + m.resend.len() as u32, m.flow))?;
+        let m = &mut self.messages[i];
+        m.last_heard = now;
+        let (seq, retransmit) = match m.resend.pop() {
+            Some(seq) => (seq, true),
+            None => {
+                m.next += 1;
+                (m.next - 1, false)
+            }
+        };
+        let priority = if seq < p.rtt_pkts { p.unscheduled_priority(m.npkts) } else { m.sched_priority };
+        Some(ToSend { flow: m.flow, seq, priority, retransmit, waits: m.waits() })
+    }
+
+    /// Messages that have sent everything they may and heard nothing for `resend_after`: their first packet
+    /// goes again (so that a receiver that never heard of one learns of it). Returns whether any was queued.
+    pub fn retry_silent(&mut self, p: &HomaParams, now: Time) -> bool {
+        let mut any = false;
+        for m in &mut self.messages {
+            if m.waits() && m.last_heard + p.sender_retry() <= now {
+                m.resend.push(0);
+                m.last_heard = now;
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// When a waiting message may next need its first packet again (one still sending is not silent).
+    pub fn next_retry_at(&self, p: &HomaParams) -> Option<Time> {
+        self.messages.iter().filter(|m| m.waits()).map(|m| m.last_heard + p.sender_retry()).min()
+    }
+
+    /// Message `flow` is acknowledged: it leaves.
+    pub fn forget(&mut self, flow: u32) {
+        if let Some(i) = self.find(flow) {
+            self.messages.swap_remove(i);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+}
+
+impl Sender {
+    /// Homa: packet `seq` at `priority` (None if the message no longer needs it).
+    pub fn homa_send(
+        &mut self,
+        seq: u32,
+        priority: u64,
+        retransmit: bool,
+        now: Time,
+        p: &TransportParams,
+    ) -> Option<Packet> {
+        if self.sb.all_acked() || seq >= self.sb.npkts {
+            return None;
+        }
+        if retransmit {
+            self.retransmissions += 1;
+        } else {
+            self.sb.nxt = self.sb.nxt.max(seq + 1);
+        }
+        let mut pkt = self.data_packet(seq, now, retransmit, p);
+        pkt.priority = priority;
+        Some(pkt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(rtt_pkts: u32, overcommit: u32) -> HomaParams {
+        HomaParams {
+            rtt_pkts,
+            levels: 8,
+            sched_levels: 2,
+            overcommit,
+            unsched_cutoffs: vec![1, 3],
+            resend_after: 1_000,
+        }
+    }
+
+    #[test]
+    fn unscheduled_cutoffs_split_the_unscheduled_packets_evenly_smaller_messages_first() {
+        // Unscheduled packets (rtt 4): 1+1+2+4+4+4 = 16; two levels: the first ends where 8 are carried.
+        assert_eq!(unscheduled_cutoffs(&[1, 1, 2, 4, 10, 50], 4, 2), vec![4]);
+        // Four levels over sizes 1..=8 with rtt 8: 36 packets, boundaries at 9, 18, 27.
+        assert_eq!(unscheduled_cutoffs(&[1, 2, 3, 4, 5, 6, 7, 8], 8, 4), vec![4, 6, 7]);
+        // One size only: one cutoff at most, never repeated.
+        assert_eq!(unscheduled_cutoffs(&[5; 10], 8, 4), vec![5]);
+        assert!(unscheduled_cutoffs(&[], 8, 4).is_empty());
+    }
+
+    #[test]
+    fn scheduled_levels_follow_the_scheduled_bytes_share() {
+        // Mostly small messages: one scheduled level; mostly large: all but one.
+        assert_eq!(scheduled_share_levels(&[1; 100], 12, 8), 1);
+        assert_eq!(scheduled_share_levels(&[1000, 2000], 12, 8), 7);
+        assert_eq!(scheduled_share_levels(&[24, 24], 12, 8), 4);
+    }
+
+    #[test]
+    fn priorities_put_small_messages_first_and_use_the_lowest_scheduled_levels_when_few_are_granted() {
+        let p = params(4, 2);
+        assert_eq!((p.unscheduled_priority(1), p.unscheduled_priority(3), p.unscheduled_priority(4)), (0, 1, 2));
+        // Levels 6 and 7 are scheduled: one granted message takes 7, two take 6 and 7.
+        assert_eq!(p.scheduled_priority(0, 1), 7);
+        assert_eq!((p.scheduled_priority(0, 2), p.scheduled_priority(1, 2)), (6, 7));
+        assert_eq!(p.scheduled_priority(4, 5), 7);
+    }
+
+    #[test]
+    fn a_receiver_grants_the_best_messages_one_rttbytes_ahead_of_what_arrived() {
+        let p = params(2, 1);
+        let mut s = GrantScheduler::default();
+        let mut out = Vec::new();
+        // A 10-packet message opens with packets 0-1 unscheduled; its first arrival grants up to 3.
+        assert_eq!(s.on_data(&p, 7, 1, 10, 0, 0), Received::New);
+        s.grants(&p, &mut out);
+        assert_eq!(out, vec![Grant { flow: 7, to: 1, offset: 3, priority: 7, resend: None }]);
+        // A shorter one arrives: with an overcommitment of one, only it is granted now.
+        out.clear();
+        assert_eq!(s.on_data(&p, 8, 2, 5, 0, 10), Received::New);
+        s.grants(&p, &mut out);
+        assert_eq!(out, vec![Grant { flow: 8, to: 2, offset: 3, priority: 7, resend: None }]);
+        // Unscheduled-only messages are never granted.
+        out.clear();
+        s.on_data(&p, 9, 3, 2, 0, 20);
+        s.grants(&p, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(s.on_data(&p, 9, 3, 2, 1, 21), Received::Completes);
+        assert!(!s.is_open(9));
+    }
+
+    #[test]
+    fn a_silent_message_missing_a_permitted_packet_is_asked_for_it_again() {
+        let p = params(2, 1);
+        let mut s = GrantScheduler::default();
+        s.on_data(&p, 7, 1, 2, 1, 0); // packet 0 lost
+        assert_eq!(s.next_resend_at(&p), Some(1_000));
+        let mut out = Vec::new();
+        s.resends(&p, 999, &mut out);
+        assert!(out.is_empty());
+        s.resends(&p, 1_000, &mut out);
+        assert_eq!(out, vec![Grant { flow: 7, to: 1, offset: 2, priority: 1, resend: Some(0) }]);
+        assert_eq!(s.next_resend_at(&p), Some(2_000));
+    }
+
+    #[test]
+    fn a_sender_sends_the_shortest_message_first_and_a_resend_before_new_data() {
+        let p = params(2, 1);
+        let mut o = Outbox::default();
+        o.open(&p, 1, 10, 0);
+        o.open(&p, 2, 3, 0);
+        let sent: Vec<(u32, u32)> = std::iter::from_fn(|| o.next(&p, 0)).map(|t| (t.flow, t.seq)).collect();
+        assert_eq!(sent, vec![(2, 0), (2, 1), (1, 0), (1, 1)]);
+        o.on_grant(&Grant { flow: 1, to: 0, offset: 3, priority: 6, resend: None }, 5);
+        o.on_grant(&Grant { flow: 2, to: 0, offset: 2, priority: 1, resend: Some(0) }, 5);
+        let resent = o.next(&p, 5).unwrap();
+        assert_eq!((resent.flow, resent.seq, resent.retransmit), (2, 0, true));
+        let granted = o.next(&p, 5).unwrap();
+        assert_eq!((granted.flow, granted.seq, granted.priority), (1, 2, 6));
+        assert_eq!(o.next(&p, 5), None);
+    }
+
+    #[test]
+    fn a_sender_that_hears_nothing_sends_its_first_packet_again() {
+        let p = params(2, 1);
+        let mut o = Outbox::default();
+        o.open(&p, 1, 2, 0);
+        while o.next(&p, 0).is_some() {}
+        assert!(!o.retry_silent(&p, 9_999));
+        assert!(o.retry_silent(&p, 10_000));
+        let again = o.next(&p, 10_000).unwrap();
+        assert_eq!((again.seq, again.retransmit), (0, true));
+        o.forget(1);
+        assert!(o.is_empty());
+    }
+}
