@@ -208,6 +208,8 @@ pub enum Received {
 #[derive(Clone, Debug, Default)]
 pub struct GrantScheduler {
     messages: Vec<Inbound>,
+    /// (packets to come, start, flow, index) of the messages to grant, kept between calls (no allocation).
+    ranked: Vec<(u32, Time, u32, usize)>,
 }
 
 impl GrantScheduler {
@@ -256,13 +258,15 @@ impl GrantScheduler {
     /// to one RTTbytes beyond what arrived, at its rank's level (a grant whenever that moves its offset on or
     /// changes its level).
     pub fn grants(&mut self, p: &HomaParams, out: &mut Vec<Grant>) {
-        let mut ranked: Vec<(u32, Time, u32, usize)> = self
-            .messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.npkts > p.rtt_pkts)
-            .map(|(i, m)| (m.remaining(), m.started, m.flow, i))
-            .collect();
+        let ranked = &mut self.ranked;
+        ranked.clear();
+        ranked.extend(
+            self.messages
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.npkts > p.rtt_pkts)
+                .map(|(i, m)| (m.remaining(), m.started, m.flow, i)),
+        );
         ranked.sort_unstable();
         ranked.truncate(p.overcommit as usize);
         let granted = ranked.len() as u32;
