@@ -49,3 +49,26 @@ def test_a_bad_homa_parameter_is_refused_in_one_line(scheme, field, shown):
         api.run(Scenario.from_dict({"workload": {"load": 0.5, "flows": 10}, "scheme": scheme}))
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{field}: ") and shown in message, message
+
+
+def _run(slowdowns):
+    """A made-up run: 100 messages of sizes 1..100 with the given slowdowns (one per message)."""
+    import pyarrow as pa
+    from types import SimpleNamespace
+
+    return SimpleNamespace(flows=pa.table({"size_bytes": list(range(1, 101)), "slowdown": slowdowns}))
+
+
+def test_the_homa_figures_checks_hold_only_within_their_bounds():
+    from pfabric.figures import homa
+
+    flat = lambda v: _run([v] * 100)  # noqa: E731
+    done = [({"workload": "W1", "scheme": "Homa"}, flat(1.5)), ({"workload": "W1", "scheme": "pFabric"}, flat(1.4))]
+    done += [({"workload": "W1", "scheme": "pHost"}, flat(2.0)), ({"workload": "W1", "scheme": "PIAS"}, flat(1.5))]
+    roughly, below_phost, below_pias = homa.checks(done)
+    assert roughly.passed and "W1 1.07" in roughly.ours
+    assert below_phost.passed and "below in 10 of 10" in below_phost.ours
+    # Equal is not below: "significantly better" holds in none of PIAS's groups.
+    assert not below_pias.passed and "below in 0 of 10" in below_pias.ours
+    done[1] = ({"workload": "W1", "scheme": "pFabric"}, flat(1.3))
+    assert not homa.roughly_pfabric(done).passed  # 1.15: beyond 10%

@@ -36,6 +36,7 @@ _MODULES = (
     "cs244",
     "beyond_fct",
     "phost",
+    "homa",
 )
 
 FIGURES: dict[str, Figure] = {}
