@@ -331,7 +331,8 @@ impl Simulation {
                 + crate::metrics::lone_flow::ack_return_ps(&sim.topo, 0, far, format);
             let packet_time =
                 crate::sim::time::serialization_ps(format.full_wire_bytes() as u64, cfg.topology.links.host_rate_bps);
-            let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time);
+            let timer_seed = crate::sim::rng::stream_seed(cfg.seed, "homa-timers");
+            let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time, timer_seed);
             sim.homa = Some(homa::HomaHosts::new(sim.hosts, params));
         }
         if cfg.scheme.flow_level {

@@ -17,7 +17,9 @@
 //! - The sender sends one packet whenever its NIC has nothing queued: of the messages with a packet it may
 //!   send (unscheduled, granted, or asked again), the one with the fewest packets left first.
 //! - Losses: a receiver that has heard nothing of an incomplete message for `resend_after`, while some of
-//!   what it permitted is missing, asks for the first missing packet again (RESEND, section 3.7). A sender
+//!   what it permitted is missing, asks for the first missing packet again (RESEND, section 3.7), waiting twice
+//!   as long before each further RESEND until a packet arrives (a timeout shorter than a round trip would
+//!   otherwise flood the fabric with copies of packets still on their way). A sender
 //!   that has heard nothing back of a message [`SENDER_RETRY_FACTOR`] times that long after its last packet
 //!   left sends the first packet again, so a message whose every packet was lost is still heard of (Homa
 //!   leaves that case to the RPC layer's timeout; a message merely waiting for its grants costs one packet
@@ -60,7 +62,7 @@ impl HomaConfig {
 
     /// The run's parameters, once the sizes of its messages (in packets) are known, and the grant loop (a full
     /// packet's trip over the longest path and a grant's back) against one packet's time on the host link.
-    pub fn params(&self, message_pkts: &[u32], grant_loop: Time, packet_time: Time) -> HomaParams {
+    pub fn params(&self, message_pkts: &[u32], grant_loop: Time, packet_time: Time, timer_seed: u64) -> HomaParams {
         let levels = self.levels.max(2);
         let rtt_pkts =
             if self.rtt_pkts != 0 { self.rtt_pkts } else { grant_loop.div_ceil(packet_time.max(1)).max(1) as u32 };
@@ -77,6 +79,7 @@ impl HomaConfig {
             overcommit: if self.overcommit != 0 { self.overcommit } else { sched_levels },
             unsched_cutoffs: unscheduled_cutoffs(message_pkts, rtt_pkts, unsched_levels),
             resend_after: crate::sim::time::ps_from_us(self.resend_us),
+            timer_seed,
         }
     }
 }
@@ -128,9 +131,24 @@ pub struct HomaParams {
     /// See [`unscheduled_cutoffs`].
     pub unsched_cutoffs: Vec<u32>,
     pub resend_after: Time,
+    /// Seeds the spread of the timers' waits (`backoff`).
+    pub timer_seed: u64,
 }
 
 impl HomaParams {
+    /// The `n`th wait of message `flow` on a timer of `base`: doubled per try (at most `MAX_BACKOFF` times), and
+    /// stretched by up to as much again, a fraction fixed by (`flow`, `n`) and the run's seed: without it, the
+    /// many messages of an incast that all lost their packets together would all try again together, and lose
+    /// them together again (real hosts' timers drift apart).
+    pub fn backoff(&self, base: Time, flow: u32, n: u32) -> Time {
+        let wait = base << (n & !(1 << 31)).min(MAX_BACKOFF);
+        if n & !(1 << 31) == 0 {
+            return wait;
+        }
+        let spread = crate::sim::rng::unit_hash(self.timer_seed, (flow as u64) << 32 | n as u64);
+        wait + (wait as f64 * spread) as Time
+    }
+
     /// How long a sender hears nothing of a message before it sends the first packet again.
     pub fn sender_retry(&self) -> Time {
         self.resend_after * SENDER_RETRY_FACTOR
@@ -180,9 +198,20 @@ struct Inbound {
     started: Time,
     /// Its last packet's arrival, or its last RESEND: when the receiver may next ask again.
     last_heard: Time,
+    /// RESENDs since its last arrival: each doubles the silence before the next (a timeout shorter than a
+    /// round trip asks for packets still on their way; doubling keeps that from flooding the fabric).
+    resends: u32,
 }
 
+/// The most doublings of a silence threshold.
+const MAX_BACKOFF: u32 = 10;
+
 impl Inbound {
+    /// When the receiver may ask this message again.
+    fn resend_due(&self, p: &HomaParams) -> Time {
+        self.last_heard + p.backoff(p.resend_after, self.flow, self.resends)
+    }
+
     fn remaining(&self) -> u32 {
         self.npkts - self.received
     }
@@ -234,12 +263,14 @@ impl GrantScheduler {
                     priority: 0,
                     started: now,
                     last_heard: now,
+                    resends: 0,
                 });
                 self.messages.len() - 1
             }
         };
         let m = &mut self.messages[i];
         m.last_heard = now;
+        m.resends = 0;
         if seq >= m.npkts || !m.got.set(seq) {
             return Received::Old;
         }
@@ -282,15 +313,16 @@ impl GrantScheduler {
         }
     }
 
-    /// RESENDs due at `now`: for each message silent for `resend_after` with a permitted packet missing, that
-    /// packet again (at the message's level).
+    /// RESENDs due at `now`: for each message silent for `resend_after` (doubled per RESEND since its last
+    /// arrival) with a permitted packet missing, that packet again (at the message's level).
     pub fn resends(&mut self, p: &HomaParams, now: Time, out: &mut Vec<Grant>) {
         for m in &mut self.messages {
-            if m.last_heard + p.resend_after > now {
+            if m.resend_due(p) > now {
                 continue;
             }
             if let Some(seq) = m.first_missing() {
                 m.last_heard = now;
+                m.resends += 1;
                 let priority = if seq < p.rtt_pkts { p.unscheduled_priority(m.npkts) } else { m.priority };
                 out.push(Grant { flow: m.flow, to: m.src, offset: m.granted, priority, resend: Some(seq) });
             }
@@ -299,7 +331,7 @@ impl GrantScheduler {
 
     /// When a RESEND may next be due (None: no message waits on a permitted packet).
     pub fn next_resend_at(&self, p: &HomaParams) -> Option<Time> {
-        self.messages.iter().filter(|m| m.first_missing().is_some()).map(|m| m.last_heard + p.resend_after).min()
+        self.messages.iter().filter(|m| m.first_missing().is_some()).map(|m| m.resend_due(p)).min()
     }
 
     /// Whether message `flow` is open here.
@@ -323,6 +355,8 @@ struct Outbound {
     resend: Vec<u32>,
     /// When it last sent or heard from its receiver.
     last_heard: Time,
+    /// Retries since it last heard from its receiver: each doubles the silence before the next.
+    retries: u32,
 }
 
 /// A data packet to send: packet `seq` of `flow` at `priority`.
@@ -340,6 +374,11 @@ impl Outbound {
     /// Nothing it may send now: it waits for grants (or for its ACK).
     fn waits(&self) -> bool {
         self.next >= self.permitted && self.resend.is_empty()
+    }
+
+    /// When it may next send its first packet again.
+    fn retry_due(&self, p: &HomaParams) -> Time {
+        self.last_heard + p.backoff(p.sender_retry(), self.flow, self.retries | 1 << 31)
     }
 }
 
@@ -364,6 +403,7 @@ impl Outbox {
             sched_priority: p.scheduled_priority(0, 1),
             resend: Vec::new(),
             last_heard: now,
+            retries: 0,
         });
     }
 
@@ -372,6 +412,7 @@ impl Outbox {
         let Some(i) = self.find(grant.flow) else { return };
         let m = &mut self.messages[i];
         m.last_heard = now;
+        m.retries = 0;
         match grant.resend {
             Some(seq) if seq < m.npkts && !m.resend.contains(&seq) => m.resend.push(seq),
             Some(_) => {}
@@ -409,9 +450,10 @@ impl Outbox {
     pub fn retry_silent(&mut self, p: &HomaParams, now: Time) -> bool {
         let mut any = false;
         for m in &mut self.messages {
-            if m.waits() && m.last_heard + p.sender_retry() <= now {
+            if m.waits() && m.retry_due(p) <= now {
                 m.resend.push(0);
                 m.last_heard = now;
+                m.retries += 1;
                 any = true;
             }
         }
@@ -420,7 +462,7 @@ impl Outbox {
 
     /// When a waiting message may next need its first packet again (one still sending is not silent).
     pub fn next_retry_at(&self, p: &HomaParams) -> Option<Time> {
-        self.messages.iter().filter(|m| m.waits()).map(|m| m.last_heard + p.sender_retry()).min()
+        self.messages.iter().filter(|m| m.waits()).map(|m| m.retry_due(p)).min()
     }
 
     /// Message `flow` is acknowledged: it leaves.
@@ -471,6 +513,7 @@ mod tests {
             overcommit,
             unsched_cutoffs: vec![1, 3],
             resend_after: 1_000,
+            timer_seed: 7,
         }
     }
 
@@ -537,7 +580,12 @@ mod tests {
         assert!(out.is_empty());
         s.resends(&p, 1_000, &mut out);
         assert_eq!(out, vec![Grant { flow: 7, to: 1, offset: 2, priority: 1, resend: Some(0) }]);
-        assert_eq!(s.next_resend_at(&p), Some(2_000));
+        // Still silent: the next RESEND waits twice as long, stretched by up to as much again; an arrival
+        // resets the wait.
+        let next = s.next_resend_at(&p).unwrap();
+        assert!((3_000..5_000).contains(&next), "{next}");
+        s.on_data(&p, 7, 1, 2, 1, 1_500);
+        assert_eq!(s.next_resend_at(&p), Some(2_500));
     }
 
     #[test]
