@@ -184,7 +184,7 @@ impl Simulation {
         let mut grants = std::mem::take(&mut homa.grants);
         grants.clear();
         if decided != Received::Old {
-            rx.grants(&homa.params, &mut grants);
+            rx.grants(&homa.params, now, &mut grants);
         }
         let resend_at = rx.next_resend_at(&homa.params);
         self.send_grants(node, &grants);
