@@ -16,7 +16,7 @@ from pfabric.validate import bottleneck_trace
 # Our bound (the Homa paper gives no number for one bottleneck): Homa's receiver is SRPT over the messages it
 # grants, but it grants several at once and sends every message's first RTTbytes unscheduled at a level set by
 # its whole size, so it approaches SRPT less closely than pFabric's per-packet priorities do (measured at load
-# 0.7, 20,000 jobs: pFabric +15.7%, Homa +21.7%, pHost +34.3% over SRPT's mean slowdown).
+# 0.7, 20,000 jobs: pFabric +15.7%, Homa +19.6%, pHost +34.3% over SRPT's mean slowdown).
 WITHIN_SRPT = 0.25
 
 
