@@ -183,14 +183,17 @@ impl Simulation {
         let decided = rx.on_data(&homa.params, pkt.flow, pkt.src, npkts, pkt.seq, now);
         let mut grants = std::mem::take(&mut homa.grants);
         grants.clear();
-        if decided != Received::Old {
+        // Only a packet of a message that needs grants, or a completion (a slot frees), changes the ranking.
+        if decided == Received::Completes || (decided == Received::New && npkts > homa.params.rtt_pkts) {
             rx.grants(&homa.params, now, &mut grants);
         }
-        let resend_at = rx.next_resend_at(&homa.params);
+        // An arrival only delays its message's next RESEND, and a new message's comes a full wait from now: a
+        // check at that time at the latest (a check finds the exact next one) needs no scan of the messages.
+        let check = now + homa.params.resend_after;
         self.send_grants(node, &grants);
         self.homa.as_mut().unwrap().grants = grants;
-        if let Some(at) = resend_at {
-            self.homa_arm(node, CHECK, at.max(now));
+        if decided != Received::Completes {
+            self.homa_arm(node, CHECK, check);
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
