@@ -44,6 +44,8 @@ const LOCAL: u32 = u32::MAX;
 mod homa;
 mod parallel;
 mod phost;
+#[cfg(test)]
+mod test_support;
 
 /// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
 const EVENT_BUDGET_BASE: u64 = 1_000_000;

@@ -257,26 +257,8 @@ fn grant_packet(g: &Grant, from: u32, now: Time, wire: u32) -> Packet {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::ScenarioConfig;
+    use crate::engine::test_support::{run, trace};
     use crate::engine::Simulation;
-
-    fn run(json: &str) -> Simulation {
-        let mut sim = Simulation::new(ScenarioConfig::from_json(json).unwrap());
-        sim.run();
-        sim
-    }
-
-    /// A trace workload of (start s, src, dst, bytes) flows.
-    fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
-        let joined = |items: Vec<String>| items.join(",");
-        format!(
-            r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
-            joined(flows.iter().map(|f| format!("{:?}", f.0)).collect()),
-            joined(flows.iter().map(|f| f.1.to_string()).collect()),
-            joined(flows.iter().map(|f| f.2.to_string()).collect()),
-            joined(flows.iter().map(|f| f.3.to_string()).collect())
-        )
-    }
 
     fn conserved(sim: &Simulation) {
         let c = sim.counters();

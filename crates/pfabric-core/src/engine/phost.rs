@@ -277,26 +277,7 @@ fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time, wir
 
 #[cfg(test)]
 mod tests {
-    use crate::config::ScenarioConfig;
-    use crate::engine::Simulation;
-
-    fn run(json: &str) -> Simulation {
-        let mut sim = Simulation::new(ScenarioConfig::from_json(json).unwrap());
-        sim.run();
-        sim
-    }
-
-    /// A trace workload of (start s, src, dst, bytes) flows.
-    fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
-        let joined = |items: Vec<String>| items.join(",");
-        format!(
-            r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
-            joined(flows.iter().map(|f| format!("{:?}", f.0)).collect()),
-            joined(flows.iter().map(|f| f.1.to_string()).collect()),
-            joined(flows.iter().map(|f| f.2.to_string()).collect()),
-            joined(flows.iter().map(|f| f.3.to_string()).collect())
-        )
-    }
+    use crate::engine::test_support::{run, trace};
 
     /// The RTS leaves first: the data follow one header's serialization later (32 ns at 10 Gbps).
     #[test]

@@ -1,0 +1,23 @@
+//! What the engine's unit tests share: a run from scenario JSON, and trace workloads written inline.
+
+use crate::config::ScenarioConfig;
+use crate::engine::Simulation;
+
+/// The scenario `json`, run to its end.
+pub(super) fn run(json: &str) -> Simulation {
+    let mut sim = Simulation::new(ScenarioConfig::from_json(json).unwrap());
+    sim.run();
+    sim
+}
+
+/// A trace workload of (start s, src, dst, bytes) flows, as scenario JSON.
+pub(super) fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
+    let joined = |items: Vec<String>| items.join(",");
+    format!(
+        r#"{{"kind": "trace", "start_s": [{}], "src": [{}], "dst": [{}], "size_bytes": [{}]}}"#,
+        joined(flows.iter().map(|f| format!("{:?}", f.0)).collect()),
+        joined(flows.iter().map(|f| f.1.to_string()).collect()),
+        joined(flows.iter().map(|f| f.2.to_string()).collect()),
+        joined(flows.iter().map(|f| f.3.to_string()).collect())
+    )
+}
