@@ -42,6 +42,7 @@ const NO_SLOT: u32 = u32::MAX;
 const LOCAL: u32 = u32::MAX;
 
 mod homa;
+mod host_timers;
 mod parallel;
 mod phost;
 #[cfg(test)]

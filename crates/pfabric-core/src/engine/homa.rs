@@ -4,6 +4,7 @@
 //! `Connection`'s `Sender` (its scoreboard, closed by the receiver's final ACK); its receiver half is the
 //! generic `Receiver` and the receiving host's scheduler. Sequential runs only (see `parallel::partitionable`).
 
+use super::host_timers::HostTimers;
 use super::Simulation;
 use crate::net::packet::{Packet, PacketKind};
 use crate::sim::event::EventKind;
@@ -21,8 +22,7 @@ pub(super) struct HomaHosts {
     params: HomaParams,
     rx: Vec<GrantScheduler>,
     tx: Vec<Outbox>,
-    /// The pending tick of each host's timers, if armed: [send, check].
-    armed: Vec<[Option<Time>; 2]>,
+    timers: HostTimers,
     /// Grants made by the last decision, before they become packets.
     grants: Vec<Grant>,
 }
@@ -34,7 +34,7 @@ impl HomaHosts {
             params,
             rx: vec![GrantScheduler::default(); n],
             tx: vec![Outbox::default(); n],
-            armed: vec![[None, None]; n],
+            timers: HostTimers::new(n),
             grants: Vec::new(),
         })
     }
@@ -43,23 +43,16 @@ impl HomaHosts {
 impl Simulation {
     /// Make sure host `host`'s timer `which` fires at `at` at the latest.
     fn homa_arm(&mut self, host: u32, which: u32, at: Time) {
-        let homa = self.homa.as_mut().expect("a Homa run");
-        let slot = &mut homa.armed[host as usize][which as usize];
-        if slot.is_some_and(|t| t <= at) {
-            return;
+        if self.homa.as_mut().expect("a Homa run").timers.arm(host, which, at) {
+            self.events.schedule(at, EventKind::HostTick, host, which);
         }
-        *slot = Some(at);
-        self.events.schedule(at, EventKind::HostTick, host, which);
     }
 
     /// Host `host`'s timer `which` fired at `at` (stale if re-armed earlier or later since).
     pub(super) fn homa_tick(&mut self, host: u32, which: u32, at: Time) {
-        let homa = self.homa.as_mut().expect("a Homa run");
-        let slot = &mut homa.armed[host as usize][which as usize];
-        if *slot != Some(at) {
+        if !self.homa.as_mut().expect("a Homa run").timers.fire(host, which, at) {
             return;
         }
-        *slot = None;
         if which == SEND {
             self.homa_send(host);
         } else {

@@ -4,6 +4,7 @@
 //! final ACK that closes it); its receiver half is the generic `Receiver` (what arrived, when it completes)
 //! and the receiving host's scheduler (what to grant next). Sequential runs only (see `parallel::partitionable`).
 
+use super::host_timers::HostTimers;
 use super::Simulation;
 use crate::metrics::lone_flow::{ack_return_ps, full_packet_trip_ps};
 use crate::net::packet::{Packet, PacketKind};
@@ -21,8 +22,7 @@ pub(super) struct PhostHosts {
     params: PhostParams,
     rx: Vec<TokenScheduler>,
     tx: Vec<TokenStore>,
-    /// The pending tick of each host's timers, if armed: [grant, send].
-    armed: Vec<[Option<Time>; 2]>,
+    timers: HostTimers,
     /// When each host may next grant: one grant interval after its last token (a new RTS does not hurry it).
     /// (A host sends when its NIC has drained: `phost_spend`.)
     grant_ready_at: Vec<Time>,
@@ -38,7 +38,7 @@ impl PhostHosts {
             params,
             rx: (0..n).map(|_| TokenScheduler::new(params)).collect(),
             tx: vec![TokenStore::default(); n],
-            armed: vec![[None, None]; n],
+            timers: HostTimers::new(n),
             grant_ready_at: vec![0; n],
             booked_until: vec![0; n],
         })
@@ -51,22 +51,16 @@ impl Simulation {
     fn phost_arm(&mut self, host: u32, which: u32, at: Time) {
         let ph = self.phost.as_mut().expect("a pHost run");
         let at = if which == GRANT { at.max(ph.grant_ready_at[host as usize]) } else { at };
-        let slot = &mut ph.armed[host as usize][which as usize];
-        if slot.is_some_and(|t| t <= at) {
-            return;
+        if ph.timers.arm(host, which, at) {
+            self.events.schedule(at, EventKind::HostTick, host, which);
         }
-        *slot = Some(at);
-        self.events.schedule(at, EventKind::HostTick, host, which);
     }
 
     /// Host `host`'s timer `which` fired at `at` (stale if re-armed earlier or later since).
     pub(super) fn phost_tick(&mut self, host: u32, which: u32, at: Time) {
-        let ph = self.phost.as_mut().expect("a pHost run");
-        let slot = &mut ph.armed[host as usize][which as usize];
-        if *slot != Some(at) {
+        if !self.phost.as_mut().expect("a pHost run").timers.fire(host, which, at) {
             return;
         }
-        *slot = None;
         if which == GRANT {
             self.phost_grant(host);
         } else {
