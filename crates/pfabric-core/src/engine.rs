@@ -50,8 +50,6 @@ mod test_support;
 
 /// Events every run may process whatever its flows (a tenth of a second of CPU on the paper's fabric).
 const EVENT_BUDGET_BASE: u64 = 1_000_000;
-/// How many of a Homa run's first messages its priority cutoffs are drawn from (a copy of the arrivals).
-const HOMA_SIZE_SAMPLE: usize = 100_000;
 /// The multiple of a flow's unimpeded events (each packet and its ACK once along the path) that the derived
 /// budget grants it: congested runs on the paper's fabric use 2-3x; a run that needs 64x is not converging
 /// (timeouts far shorter than its round trips, say) and stops with what it has, flagged.
@@ -322,21 +320,7 @@ impl Simulation {
         let mut sim = Self::base(&cfg, topo, ports, spray, longest_path);
         sim.flows_total = arrivals.total();
         if cfg.scheme.transport.protocol == crate::transport::Protocol::Homa {
-            // Homa's priority cutoffs follow the workload's sizes: the first of its messages stand for them.
-            let format = cfg.scheme.transport.format;
-            let npkts: Vec<u32> = arrivals
-                .first_sizes(HOMA_SIZE_SAMPLE)
-                .into_iter()
-                .map(|b| format.packets_for(b).min(u32::MAX as u64) as u32)
-                .collect();
-            let far = sim.hosts - 1;
-            let grant_loop = crate::metrics::lone_flow::full_packet_trip_ps(&sim.topo, 0, far, format)
-                + crate::metrics::lone_flow::ack_return_ps(&sim.topo, 0, far, format);
-            let packet_time =
-                crate::sim::time::serialization_ps(format.full_wire_bytes() as u64, cfg.topology.links.host_rate_bps);
-            let timer_seed = crate::sim::rng::stream_seed(cfg.seed, "homa-timers");
-            let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time, timer_seed);
-            sim.homa = Some(homa::HomaHosts::new(sim.hosts, params));
+            sim.homa = Some(homa::HomaHosts::for_run(&cfg, &sim.topo, &arrivals));
         }
         if cfg.scheme.flow_level {
             sim.ideal =

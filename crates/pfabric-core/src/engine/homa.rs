@@ -6,12 +6,17 @@
 
 use super::host_timers::HostTimers;
 use super::Simulation;
+use crate::config::ScenarioConfig;
+use crate::metrics::lone_flow::{ack_return_ps, full_packet_trip_ps};
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::topology::Topology;
 use crate::sim::event::EventKind;
+use crate::sim::rng::stream_seed;
+use crate::sim::time::serialization_ps;
 use crate::sim::time::Time;
-use crate::transport::homa::{Grant, GrantScheduler, HomaParams, Outbox, Received, ToSend, CONTROL_PRIORITY};
+use crate::transport::homa::{Grant, GrantScheduler, HomaParams, Outbox, Received, CONTROL_PRIORITY};
 use crate::transport::receiver::Arrival;
-use crate::transport::{Sender, TransportParams};
+use crate::workload::Arrivals;
 
 /// `HostTick`'s `b`: which of a host's two timers fired.
 const SEND: u32 = 0;
@@ -27,8 +32,28 @@ pub(super) struct HomaHosts {
     grants: Vec<Grant>,
 }
 
+/// How many of a Homa run's first messages its priority cutoffs are drawn from (a copy of the arrivals).
+const SIZE_SAMPLE: usize = 100_000;
+
 impl HomaHosts {
-    pub(super) fn new(hosts: u32, params: HomaParams) -> Box<Self> {
+    /// The hosts of a run of `cfg` on `topo`: its parameters follow the fabric (RTTbytes from the grant loop
+    /// over the longest path) and the workload (priority cutoffs from the first of its messages).
+    pub(super) fn for_run(cfg: &ScenarioConfig, topo: &Topology, arrivals: &Arrivals) -> Box<Self> {
+        let format = cfg.scheme.transport.format;
+        let npkts: Vec<u32> = arrivals
+            .first_sizes(SIZE_SAMPLE)
+            .into_iter()
+            .map(|b| format.packets_for(b).min(u32::MAX as u64) as u32)
+            .collect();
+        let far = topo.hosts - 1;
+        let grant_loop = full_packet_trip_ps(topo, 0, far, format) + ack_return_ps(topo, 0, far, format);
+        let packet_time = serialization_ps(format.full_wire_bytes() as u64, cfg.topology.links.host_rate_bps);
+        let timer_seed = stream_seed(cfg.seed, "homa-timers");
+        let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time, timer_seed);
+        Self::new(topo.hosts, params)
+    }
+
+    fn new(hosts: u32, params: HomaParams) -> Box<Self> {
         let n = hosts as usize;
         Box::new(HomaHosts {
             params,
@@ -86,7 +111,10 @@ impl Simulation {
                 continue; // acknowledged meanwhile
             }
             let conn = self.conns[slot as usize].as_mut().unwrap();
-            let Some(pkt) = homa_data(&mut conn.sender, &next, now, &self.transport) else { continue };
+            let Some(pkt) = conn.sender.homa_send(next.seq, next.priority, next.retransmit, now, &self.transport)
+            else {
+                continue;
+            };
             let mut out = std::mem::take(&mut self.out);
             out.push(pkt);
             self.send_from_host(host, &mut out);
@@ -218,11 +246,6 @@ impl Simulation {
             homa.tx[host as usize].forget(flow);
         }
     }
-}
-
-/// Packet `next.seq` of a message, at the priority the outbox chose (None if the message needs it no more).
-fn homa_data(sender: &mut Sender, next: &ToSend, now: Time, p: &TransportParams) -> Option<Packet> {
-    sender.homa_send(next.seq, next.priority, next.retransmit, now, p)
 }
 
 /// A grant on the wire: header-size, at the control level; `seq` carries the offset, `ack` the level its
