@@ -106,8 +106,19 @@ def workloads(draw, hosts: int) -> dict:
 
 # Parts a scheme may swap in (`pfabric schemes`): PDQ's host and port only run together, so they are left to
 # the pdq bundle.
-HOSTS = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "constant-rate", "phost", "homa")
-SWITCHES = ("droptail", "pfabric", "prio-queues", "pifo", "sp-pifo", "aifo", "pieo", "afq", "strict-priority")
+HOSTS = ("tcp", "dctcp", "pfabric", "pfabric-linerate", "constant-rate", "phost", "homa", "ndp")
+SWITCHES = (
+    "droptail",
+    "pfabric",
+    "prio-queues",
+    "pifo",
+    "sp-pifo",
+    "aifo",
+    "pieo",
+    "afq",
+    "strict-priority",
+    "trimming",
+)
 
 
 @st.composite

@@ -586,7 +586,9 @@ class Scheme(_Section):
         None, gt=0, le=1, description="DCTCP: gain of the moving average of the marked fraction."
     )
     rto_us: PositiveFloat | None = Field(
-        None, description="pFabric: fixed retransmission timeout, no backoff."
+        None,
+        description="pFabric: fixed retransmission timeout, no backoff. ndp: silence after which a sender with "
+        "unanswered packets sends them again, the backstop for lost headers, us (default 1000).",
     )
     probe_after_timeouts: Annotated[int, _Number] | None = Field(
         None, ge=0, description="pFabric: consecutive timeouts before probe mode."
@@ -768,6 +770,31 @@ class Scheme(_Section):
         le=1500,
         description="pdq: wire bytes of the SYN that opens a flow (default 40, header only: its round trip is "
         "PDQ's extra start, 11.76 us across the paper's leaf-spine; 1500 makes it one full RTT, 14.68 us).",
+    )
+
+    init_window_pkts: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**20,
+        description="ndp: packets a flow sends before any pull, its first window (default 0: those that leave "
+        "while a full packet crosses the longest path and its ACK comes back; 13 on the pFabric paper's fabric).",
+    )
+    data_pkts: Annotated[int, _Number] | None = Field(
+        None, ge=1, le=2**24, description="trimming (ndp): the data queue of every port, packets (default 8)."
+    )
+    header_queue_bytes: Annotated[int, _Number] | None = Field(
+        None,
+        ge=1,
+        le=2**40,
+        description="trimming (ndp): the header queue of every port, bytes (default 72000: the authors' port, 8 "
+        "of their 9000-byte packets).",
+    )
+    header_ratio: Annotated[int, _Number] | None = Field(
+        None,
+        ge=0,
+        le=2**20,
+        description="trimming (ndp): headers served per data packet while both queues wait (default 10; 0: "
+        "strict priority).",
     )
 
     @classmethod

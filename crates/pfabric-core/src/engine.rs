@@ -43,6 +43,7 @@ const LOCAL: u32 = u32::MAX;
 
 mod homa;
 mod host_timers;
+mod ndp;
 mod parallel;
 mod phost;
 #[cfg(test)]
@@ -204,6 +205,8 @@ pub struct Simulation {
     routing: Routing,
     /// The ports arbitrate PDQ rates (a PDQ run).
     pdq_ports: bool,
+    /// Whether the ports trim (NDP's): each enqueue is asked what it trimmed.
+    trimming_ports: bool,
     spray: Rng,
     arrivals: Arrivals,
     next_arrival: Option<FlowSpec>,
@@ -251,6 +254,8 @@ pub struct Simulation {
     phost: Option<Box<phost::PhostHosts>>,
     /// Homa's hosts, in a Homa run.
     homa: Option<Box<homa::HomaHosts>>,
+    /// NDP's hosts, in an NDP run.
+    ndp: Option<Box<ndp::NdpHosts>>,
     /// A partitioned run: the slot of the receiving half of each flow between two partitions (`slot_of`
     /// holds the sending half, or the whole connection of a flow within one partition).
     rx_slot_of: Vec<u32>,
@@ -322,6 +327,9 @@ impl Simulation {
         if cfg.scheme.transport.protocol == crate::transport::Protocol::Homa {
             sim.homa = Some(homa::HomaHosts::for_run(&cfg, &sim.topo, &arrivals));
         }
+        if cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp {
+            sim.ndp = Some(ndp::NdpHosts::for_run(&cfg, &sim.topo));
+        }
         if cfg.scheme.flow_level {
             sim.ideal =
                 Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
@@ -369,6 +377,7 @@ impl Simulation {
             lone_flow: LoneFlowIdeal::new(routing, fct_end, cfg.topology.format),
             fct_end,
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
+            trimming_ports: matches!(cfg.scheme.queue, QueueConfig::Trimming { .. }),
             spray,
             next_arrival: None,
             flows_total: None,
@@ -406,6 +415,7 @@ impl Simulation {
                 )
             }),
             homa: None,
+            ndp: None,
             rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,
@@ -569,6 +579,7 @@ impl Simulation {
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
             EventKind::Handed => self.arrive_at(ev.a, ev.b),
             EventKind::HostTick if self.homa.is_some() => self.homa_tick(ev.a, ev.b, ev.time),
+            EventKind::HostTick if self.ndp.is_some() => self.ndp_tick(ev.a, ev.b, ev.time),
             EventKind::HostTick => self.phost_tick(ev.a, ev.b, ev.time),
         }
     }
@@ -675,6 +686,8 @@ impl Simulation {
             self.phost_open(f.src, id, npkts);
         } else if self.homa.is_some() {
             self.homa_open(f.src, id, npkts);
+        } else if self.ndp.is_some() {
+            self.ndp_open(f.src, id, npkts);
         }
         self.sync_timer(id);
     }
@@ -846,7 +859,21 @@ impl Simulation {
         }
         ps.account_queue(self.now);
         ps.queued_bytes += wire as u64;
-        if let Some(dropped) = ps.queue.enqueue(id, &mut self.pool, self.now) {
+        let dropped = ps.queue.enqueue(id, &mut self.pool, self.now);
+        if self.trimming_ports {
+            if let Some((trimmed, cut)) = ps.queue.take_trimmed() {
+                // The payload is dropped and the header goes on as a control packet of its own.
+                ps.queued_bytes -= cut as u64;
+                ps.drops.drop_packets += 1;
+                ps.drops.drop_bytes += cut as u64;
+                ps.drops.drop_data_packets += 1;
+                self.counters.data_packets_dropped += 1;
+                self.counters.data_packets_trimmed += 1;
+                self.counters.control_packets_sent += 1;
+                self.loss.dropped[ps.loss_base as usize + self.pool.get(trimmed).loss_bin as usize] += 1;
+            }
+        }
+        if let Some(dropped) = dropped {
             #[cfg(test)]
             self.port_log.push(PortLog::Drop { port, at: self.now, id: dropped });
             let p = self.pool.get(dropped);
@@ -1003,6 +1030,13 @@ impl Simulation {
             match pkt.kind {
                 PacketKind::Data | PacketKind::Probe if self.phost.is_some() => self.phost_receive(id, pkt),
                 PacketKind::Data if self.homa.is_some() => self.homa_receive(id, pkt),
+                PacketKind::Data if self.ndp.is_some() => self.ndp_receive(id, pkt),
+                PacketKind::Trimmed => self.ndp_trimmed(id, pkt),
+                PacketKind::Ack | PacketKind::Nack | PacketKind::Grant if self.ndp.is_some() => {
+                    self.pool.release(id);
+                    self.ndp_sender_hears(pkt)
+                }
+                PacketKind::Nack => unreachable!("a NACK in a run without NDP hosts"),
                 PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
                 PacketKind::Ack => {
                     self.pool.release(id);
@@ -1103,6 +1137,8 @@ impl Simulation {
                 self.phost_forget(src, ack.flow);
             } else if self.homa.is_some() {
                 self.homa_forget(src, ack.flow);
+            } else if self.ndp.is_some() {
+                self.ndp_forget(src, ack.flow);
             }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {

@@ -314,3 +314,21 @@ fn a_lone_homa_message_takes_exactly_its_ideal_time() {
         }
     }
 }
+
+#[test]
+fn a_lone_ndp_flow_takes_exactly_its_ideal_time() {
+    // The first window covers the pull loop, and each ACK carries a pull while the receiver's pacer is free
+    // (one packet time between arrivals): every packet leaves back to back, with no handshake (NDP's claim
+    // for a flow alone: no set-up cost); on any fabric, any size around the first window's end.
+    for (topology, pairs) in [
+        (leaf_spine(), vec![(0, 143), (0, 1)]),
+        (json!({"kind": "fat-tree", "k": 4, "routing": "ecmp"}), vec![(0, 15), (0, 2)]),
+    ] {
+        for (src, dst) in pairs {
+            for size in [1u64, 1460, 12 * 1460, 12 * 1460 + 1, 13 * 1460, 100 * 1460, 1_000_000] {
+                let (fct, ideal) = lone_fct(topology.clone(), json!({"name": "ndp"}), src, dst, size);
+                assert_eq!(fct, ideal, "{topology} {src}->{dst} size {size}");
+            }
+        }
+    }
+}

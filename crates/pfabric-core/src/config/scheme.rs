@@ -16,6 +16,7 @@ use super::{err, ConfigError, SchemeConfig, Section};
 use crate::queue::{QueueConfig, RankKind, SchedulerConfig};
 use crate::sim::time::{bps_from_gbps, ps_from_us, Time};
 use crate::transport::homa::HomaConfig;
+use crate::transport::ndp::NdpConfig;
 use crate::transport::phost::PhostConfig;
 use crate::transport::{PriorityScheme, Protocol, Recovery, TransportParams};
 
@@ -235,6 +236,28 @@ pub const HOSTS: &[Host] = &[
         configure: configure_homa,
     },
     Host {
+        name: "ndp",
+        what: "NDP's receiver-driven host: a first window at once, then one packet per pull; the receiver ACKs \
+               each packet, NACKs each trimmed header, and paces pulls at its link rate, its senders in turn",
+        paper: "Handley et al., SIGCOMM 2017 (section 3; the authors' htsim NdpSrc, NdpSink, NdpPullPacer)",
+        params: &[&[
+            param(
+                "init_window_pkts",
+                || json!(NdpConfig::DEFAULT.init_window_pkts),
+                "packets a flow sends before any pull (0: those that leave while a packet crosses the longest path \
+                 and its ACK returns)",
+            ),
+            param(
+                "rto_us",
+                || json!(NdpConfig::DEFAULT.rto_us),
+                "silence after which a sender with unanswered packets sends them again (the backstop for lost \
+                 headers), us",
+            ),
+        ]],
+        needs_ecn: false,
+        configure: configure_ndp,
+    },
+    Host {
         name: "constant-rate",
         what: "a UDP-like source sending each packet once at a fixed rate",
         paper: "AIFO, SIGCOMM 2021, section 6 (Figures 15-16)",
@@ -318,6 +341,25 @@ pub const SWITCHES: &[Switch] = &[
         marks_with: None,
         build: build_strict_priority,
         buffer_pkts: queue_bytes_pkts,
+    },
+    Switch {
+        name: "trimming",
+        what: "NDP's port: a short data queue that cuts the payload of what does not fit, and a header queue \
+               served first, header_ratio headers to each data packet",
+        paper: "NDP, SIGCOMM 2017, section 3.1 (htsim CompositeQueue)",
+        params: &[&[
+            param("data_pkts", || json!(8), "data queue, packets"),
+            param(
+                "header_queue_bytes",
+                || json!(72_000),
+                "header queue, bytes (the authors' port: 8 of their 9,000-byte packets)",
+            ),
+            param("header_ratio", || json!(10), "headers served per data packet while both wait (0: strict priority)"),
+        ]],
+        reads_stamp: false,
+        marks_with: None,
+        build: build_trimming,
+        buffer_pkts: data_pkts,
     },
     Switch {
         name: "pdq",
@@ -459,6 +501,13 @@ pub const BUNDLES: &[Bundle] = &[
         values: || vec![("queue_bytes", json!(1_000_000))],
     },
     Bundle {
+        name: "ndp",
+        host: "ndp",
+        switch: "trimming",
+        paper: "NDP, SIGCOMM 2017: trimming switches, receiver pulls, per-packet spraying",
+        values: Vec::new,
+    },
+    Bundle {
         name: "ideal",
         host: "",
         switch: "",
@@ -559,6 +608,11 @@ pub fn resolve(name: &str, host_name: Option<&str>, switch_name: Option<&str>) -
             value,
             "PDQ's host and switch together (host \"pdq\" with switch \"pdq\")",
         );
+    }
+    if s.name == "trimming" && h.name != "ndp" {
+        let key = if host_name.is_some() { "host" } else { "switch" };
+        let value = format!("host {:?} with switch {:?}", h.name, s.name);
+        return err(&format!("scheme.{key}"), value, "NDP's hosts with a trimming switch: they answer trimmed headers");
     }
     if h.needs_ecn && s.marks_with.is_none() {
         let key = if host_name.is_some() { "host" } else { "switch" };
@@ -771,6 +825,7 @@ fn blank_transport() -> TransportParams {
         format: crate::net::packet::PacketFormat::DEFAULT,
         phost: crate::transport::phost::PhostConfig::DEFAULT,
         homa: HomaConfig::DEFAULT,
+        ndp: NdpConfig::DEFAULT,
         constant_rate_bps: 0,
         sender_jitter: 0.0,
         jitter_seed: 0,
@@ -894,6 +949,13 @@ fn configure_homa(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError
     Ok(())
 }
 
+fn configure_ndp(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
+    t.protocol = Protocol::Ndp;
+    t.ndp =
+        NdpConfig { init_window_pkts: r.int("init_window_pkts", 0, 1 << 20)? as u32, rto_us: r.positive("rto_us")? };
+    Ok(())
+}
+
 fn configure_constant_rate(r: &Reader, t: &mut TransportParams) -> Result<(), ConfigError> {
     t.protocol = Protocol::ConstantRate;
     let jitter = r.non_negative("sender_jitter")?;
@@ -957,6 +1019,18 @@ fn build_pdq(r: &Reader, t: &TransportParams) -> Result<QueueConfig, ConfigError
         early_start: ps_from_us(k * rtt),
         expiry: 4 * t.pdq_probe_interval,
     })
+}
+
+fn build_trimming(r: &Reader, _: &TransportParams) -> Result<QueueConfig, ConfigError> {
+    Ok(QueueConfig::Trimming {
+        data_pkts: data_pkts(r)? as usize,
+        header_limit_bytes: r.int("header_queue_bytes", 1, 1 << 40)?,
+        header_ratio: r.int("header_ratio", 0, 1 << 20)? as u32,
+    })
+}
+
+fn data_pkts(r: &Reader) -> Result<u64, ConfigError> {
+    r.int("data_pkts", 1, 1 << 24)
 }
 
 fn build_strict_priority(r: &Reader, _: &TransportParams) -> Result<QueueConfig, ConfigError> {

@@ -111,7 +111,7 @@ impl Simulation {
                 continue; // acknowledged meanwhile
             }
             let conn = self.conns[slot as usize].as_mut().unwrap();
-            let Some(pkt) = conn.sender.homa_send(next.seq, next.priority, next.retransmit, now, &self.transport)
+            let Some(pkt) = conn.sender.send_credited(next.seq, next.priority, next.retransmit, now, &self.transport)
             else {
                 continue;
             };

@@ -1,16 +1,17 @@
-//! Two timers per host, for the receiver-driven hosts (pHost, Homa): each armed at one time at most, so a
-//! re-arm earlier schedules a new `HostTick` and the older one, when it fires, is recognized as stale.
+//! A few timers per host (`N`), for the receiver-driven hosts (pHost, Homa, NDP): each armed at one time at
+//! most, so a re-arm earlier schedules a new `HostTick` and the older one, when it fires, is recognized as
+//! stale.
 
 use crate::sim::time::Time;
 
-pub(super) struct HostTimers {
-    /// The pending tick of each host's two timers, if armed.
-    armed: Vec<[Option<Time>; 2]>,
+pub(super) struct HostTimers<const N: usize = 2> {
+    /// The pending tick of each host's timers, if armed.
+    armed: Vec<[Option<Time>; N]>,
 }
 
-impl HostTimers {
+impl<const N: usize> HostTimers<N> {
     pub(super) fn new(hosts: usize) -> Self {
-        HostTimers { armed: vec![[None, None]; hosts] }
+        HostTimers { armed: vec![[None; N]; hosts] }
     }
 
     /// Timer `which` of `host` to fire at `at` at the latest: whether a tick must be scheduled (false when it

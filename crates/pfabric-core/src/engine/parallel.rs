@@ -57,7 +57,7 @@ pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
         && !matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
         && !matches!(
             cfg.scheme.transport.protocol,
-            crate::transport::Protocol::Phost | crate::transport::Protocol::Homa
+            crate::transport::Protocol::Phost | crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp
         )
         && (cfg.measure.sample_interval.is_none() || cfg.measure.track_flows == 0)
         && !cfg.measure.log_arrivals

@@ -71,6 +71,9 @@ pub struct RunCounters {
     pub data_packets_sent: u64,
     pub data_packets_delivered: u64,
     pub data_packets_dropped: u64,
+    /// Data packets whose payload a switch cut (NDP's trimming port); counted in `dropped` too, and their
+    /// headers, which go on, as control packets sent.
+    pub data_packets_trimmed: u64,
     /// Delivered data packets that their receiver refused: they came before the handshake's final ACK
     /// (`handshake`), as netbench's socket ignores data before it is established. Counted in `delivered` too.
     pub data_packets_refused: u64,
@@ -96,6 +99,7 @@ impl RunCounters {
         self.data_packets_delivered += o.data_packets_delivered;
         self.data_packets_dropped += o.data_packets_dropped;
         self.data_packets_refused += o.data_packets_refused;
+        self.data_packets_trimmed += o.data_packets_trimmed;
         self.control_packets_sent += o.control_packets_sent;
         self.control_packets_delivered += o.control_packets_delivered;
         self.control_packets_dropped += o.control_packets_dropped;

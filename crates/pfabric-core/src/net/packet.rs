@@ -88,8 +88,13 @@ pub enum PacketKind {
     /// A header-only probe (pFabric's probe mode): acknowledged like data but carries nothing. pHost's RTS.
     Probe,
     /// A receiver's credit for one packet (pHost's token): `seq` names the packet, `sent_at` starts its
-    /// lifetime, `ack` carries the packets the receiver still misses.
+    /// lifetime, `ack` carries the packets the receiver still misses. Homa's grant; NDP's pull (`seq`: its
+    /// number).
     Grant,
+    /// A data packet whose payload a switch cut (NDP's trimming port): a header that names the packet.
+    Trimmed,
+    /// NDP: the receiver's answer to a trimmed packet, asking for packet `seq` again.
+    Nack,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -118,7 +123,8 @@ pub struct Packet {
     /// network rather than at every hop.
     pub loss_bin: u8,
     /// PDQ's rate header: the rate the sender asks for, lowered by each port to what it grants (0: pause); an
-    /// ACK echoes it back. 0 and unused in every other scheme.
+    /// ACK echoes it back. Homa's RESEND: the packet asked for. NDP's ACK or NACK: the pull number it carries
+    /// (0: none). 0 and unused in every other scheme.
     pub rate_bps: u64,
     /// PDQ: the port (id + 1) that paused the flow, 0 if none; carried from ACK to the next header so that
     /// other ports do not hold capacity for a flow paused elsewhere.

@@ -12,6 +12,7 @@ pub mod pifo;
 pub mod prio_thresholds;
 pub mod rank;
 pub mod sppifo;
+pub mod trimming;
 
 use crate::net::packet::{Packet, PacketId, PacketPool};
 use crate::sim::time::Time;
@@ -26,6 +27,7 @@ pub use pifo::Pifo;
 pub use prio_thresholds::PrioThresholds;
 pub use rank::{RankKind, Ranker};
 pub use sppifo::SpPifo;
+pub use trimming::Trimming;
 
 /// How to build the queue of every port of a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +58,13 @@ pub enum QueueConfig {
         per_queue_pkts: usize,
         bytes_per_round: u64,
         mark_at_bytes: Option<u64>,
+    },
+    /// NDP's port: a data queue of `data_pkts` packets that trims what does not fit, and a header queue of
+    /// `header_limit_bytes` served `header_ratio` to one (0: strict priority).
+    Trimming {
+        data_pkts: usize,
+        header_limit_bytes: u64,
+        header_ratio: u32,
     },
     /// PDQ's port: a DropTail FIFO, with the rate arbitration of `net::pdq_port` on the side.
     DropTailPdq {
@@ -121,6 +130,9 @@ impl QueueConfig {
                 Queue::Ranked(Box::new(Ranked { ranker: Ranker::new(rank), scheduler, mark_at_bytes }))
             }
             QueueConfig::DropTailPdq { limit_bytes, .. } => Queue::DropTail(DropTail::new(limit_bytes, None)),
+            QueueConfig::Trimming { data_pkts, header_limit_bytes, header_ratio } => {
+                Queue::Trimming(Box::new(Trimming::new(data_pkts, header_limit_bytes, header_ratio)))
+            }
             QueueConfig::Afq { queues, per_queue_pkts, bytes_per_round, mark_at_bytes } => {
                 Queue::Afq(Box::new(MarkingAfq {
                     afq: Afq::new(queues, per_queue_pkts, bytes_per_round),
@@ -137,6 +149,7 @@ pub enum Queue {
     PrioThresholds(Box<PrioThresholds>),
     Ranked(Box<Ranked>),
     Afq(Box<MarkingAfq>),
+    Trimming(Box<Trimming>),
 }
 
 /// AFQ and the ECN marking of its port (the AIFO authors' fair-queueing runs mark at every scheduler port).
@@ -285,6 +298,16 @@ impl Queue {
                 mark_if_congested(pool, id, dropped, queued, q.mark_at_bytes);
                 dropped
             }
+            Queue::Trimming(q) => q.enqueue(id, pool),
+        }
+    }
+
+    /// The packet the last enqueue trimmed (NDP's port) and the payload bytes it lost, once.
+    #[inline]
+    pub fn take_trimmed(&mut self) -> Option<(PacketId, u32)> {
+        match self {
+            Queue::Trimming(q) => q.take_trimmed(),
+            _ => None,
         }
     }
 
@@ -297,6 +320,7 @@ impl Queue {
             Queue::PrioThresholds(q) => q.dequeue(),
             Queue::Ranked(q) => q.dequeue(pool, now),
             Queue::Afq(q) => q.afq.dequeue().map(|(id, _)| (id, pool.get(id).wire)),
+            Queue::Trimming(q) => q.dequeue(),
         }
     }
 
@@ -308,6 +332,7 @@ impl Queue {
             Queue::PrioThresholds(q) => q.bytes(),
             Queue::Ranked(q) => q.bytes(),
             Queue::Afq(q) => q.afq.bytes(),
+            Queue::Trimming(q) => q.bytes(),
         }
     }
 
@@ -319,6 +344,7 @@ impl Queue {
             Queue::PrioThresholds(q) => q.is_empty(),
             Queue::Ranked(q) => q.is_empty(),
             Queue::Afq(q) => q.afq.is_empty(),
+            Queue::Trimming(q) => q.is_empty(),
         }
     }
 }

@@ -28,8 +28,6 @@
 //! The engine owns the timers and the packets; these types only decide.
 
 use super::bitset::BitSet;
-use super::{Sender, TransportParams};
-use crate::net::packet::Packet;
 use crate::sim::time::Time;
 
 /// How many times the receiver's silence a sender waits before it sends a message's first packet again.
@@ -501,30 +499,6 @@ impl Outbox {
 
     pub fn is_empty(&self) -> bool {
         self.messages.is_empty()
-    }
-}
-
-impl Sender {
-    /// Homa: packet `seq` at `priority` (None if the message no longer needs it).
-    pub fn homa_send(
-        &mut self,
-        seq: u32,
-        priority: u64,
-        retransmit: bool,
-        now: Time,
-        p: &TransportParams,
-    ) -> Option<Packet> {
-        if self.sb.all_acked() || seq >= self.sb.npkts {
-            return None;
-        }
-        if retransmit {
-            self.retransmissions += 1;
-        } else {
-            self.sb.nxt = self.sb.nxt.max(seq + 1);
-        }
-        let mut pkt = self.data_packet(seq, now, retransmit, p);
-        pkt.priority = priority;
-        Some(pkt)
     }
 }
 

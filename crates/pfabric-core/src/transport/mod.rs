@@ -11,6 +11,7 @@ pub mod bitset;
 pub mod constant_rate;
 pub mod dctcp;
 pub mod homa;
+pub mod ndp;
 pub mod pdq;
 pub mod pfabric;
 pub mod phost;
@@ -39,6 +40,8 @@ pub enum Protocol {
     Phost,
     /// Homa: RTTbytes unscheduled, then packets as the receiver grants them, at network priorities (`homa`).
     Homa,
+    /// NDP: a first window at once, then one packet per pull from the receiver (`ndp`).
+    Ndp,
 }
 
 /// What a data packet's priority number (smaller = more urgent) is computed from, at each send.
@@ -93,6 +96,8 @@ pub struct TransportParams {
     pub phost: phost::PhostConfig,
     /// Homa's parameters (Homa hosts).
     pub homa: homa::HomaConfig,
+    /// NDP's parameters (NDP hosts).
+    pub ndp: ndp::NdpConfig,
     /// Constant-rate senders: their rate.
     pub constant_rate_bps: u64,
     /// TCP and DCTCP hosts open with netbench's three-way handshake: a SYN, its answer, then a final ACK ahead of
@@ -304,12 +309,35 @@ impl Sender {
         }
     }
 
+    /// A receiver-driven host (Homa, NDP) sends packet `seq` at `priority` on a credit (a grant, a pull or its
+    /// first window); None if the flow no longer needs it.
+    pub fn send_credited(
+        &mut self,
+        seq: u32,
+        priority: u64,
+        retransmit: bool,
+        now: Time,
+        p: &TransportParams,
+    ) -> Option<Packet> {
+        if self.sb.all_acked() || seq >= self.sb.npkts {
+            return None;
+        }
+        if retransmit {
+            self.retransmissions += 1;
+        } else {
+            self.sb.nxt = self.sb.nxt.max(seq + 1);
+        }
+        let mut pkt = self.data_packet(seq, now, retransmit, p);
+        pkt.priority = priority;
+        Some(pkt)
+    }
+
     /// The flow starts: send the initial window.
     pub fn start(&mut self, now: Time, p: &TransportParams, out: &mut Vec<Packet>) {
         match p.protocol {
             Protocol::Pdq => self.pdq_start(now, p, out),
             Protocol::Phost => self.phost_start(now, p, out),
-            Protocol::Homa => {} // its outbox sends (`engine::homa`)
+            Protocol::Homa | Protocol::Ndp => {} // its outbox sends (`engine::homa`, `engine::ndp`)
             Protocol::ConstantRate => self.pace_at = Some(now),
             _ if self.awaiting_syn_ack => self.send_syn(now, p, out),
             _ => self.fill_window(now, p, out),
@@ -398,7 +426,8 @@ impl Sender {
             | Protocol::Pdq
             | Protocol::ConstantRate
             | Protocol::Phost
-            | Protocol::Homa => {
+            | Protocol::Homa
+            | Protocol::Ndp => {
                 let base =
                     if self.has_rtt { ((self.srtt + 4.0 * self.rttvar) as Time).max(p.min_rto) } else { p.init_rto };
                 base.saturating_mul(1 << self.backoff.min(16)).min(p.max_rto.max(base))
@@ -486,14 +515,17 @@ impl Sender {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_ack(ack, newly_cum, newly_sacked, now, p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_ack(newly_cum, newly_sacked, now, p),
             Protocol::Pdq => self.pdq_on_ack(ack, newly_cum, now, p),
-            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa => {}
+            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa | Protocol::Ndp => {}
         }
         if self.sb.all_acked() {
             self.timer = None;
             self.pace_at = None;
             return true;
         }
-        if !matches!(p.protocol, Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost | Protocol::Homa) {
+        if !matches!(
+            p.protocol,
+            Protocol::Pdq | Protocol::ConstantRate | Protocol::Phost | Protocol::Homa | Protocol::Ndp
+        ) {
             self.fill_window(now, p, out); // PDQ and constant-rate senders send from their pacing timer, pHost's on tokens
         }
         false
@@ -522,7 +554,8 @@ impl Sender {
         match p.protocol {
             Protocol::Tcp | Protocol::Dctcp => self.tcp_on_timeout(p),
             Protocol::Pfabric | Protocol::PfabricLinerate => self.pfabric_on_timeout(p),
-            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa => return, // never retransmit on a timer
+            // Never on this timer (NDP's is its outbox's, `engine::ndp`).
+            Protocol::ConstantRate | Protocol::Phost | Protocol::Homa | Protocol::Ndp => return,
             Protocol::Pdq => {
                 self.backoff += 1;
                 self.sb.timeout();

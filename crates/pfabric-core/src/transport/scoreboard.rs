@@ -65,6 +65,11 @@ impl Scoreboard {
         self.sacked.get(i)
     }
 
+    /// Whether packet `i` is acknowledged, cumulatively or selectively.
+    pub fn is_acked(&self, i: u32) -> bool {
+        i < self.una || self.sacked.get(i)
+    }
+
     pub fn all_acked(&self) -> bool {
         self.una == self.npkts
     }
