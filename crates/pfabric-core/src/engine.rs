@@ -873,27 +873,35 @@ impl Simulation {
                 self.loss.dropped[ps.loss_base as usize + self.pool.get(trimmed).loss_bin as usize] += 1;
             }
         }
+        let mut bounced = None;
         if let Some(dropped) = dropped {
-            #[cfg(test)]
-            self.port_log.push(PortLog::Drop { port, at: self.now, id: dropped });
             let p = self.pool.get(dropped);
             ps.queued_bytes -= p.wire as u64;
-            ps.drops.drop_packets += 1;
-            ps.drops.drop_bytes += p.wire as u64;
-            if p.kind == PacketKind::Data {
-                ps.drops.drop_data_packets += 1;
-                self.counters.data_packets_dropped += 1;
-                self.loss.dropped[ps.loss_base as usize + p.loss_bin as usize] += 1;
+            if self.trimming_ports && p.kind == PacketKind::Trimmed {
+                bounced = Some(dropped); // returned to its sender, below, once this port is settled
             } else {
-                self.counters.control_packets_dropped += 1;
+                #[cfg(test)]
+                self.port_log.push(PortLog::Drop { port, at: self.now, id: dropped });
+                ps.drops.drop_packets += 1;
+                ps.drops.drop_bytes += p.wire as u64;
+                if p.kind == PacketKind::Data {
+                    ps.drops.drop_data_packets += 1;
+                    self.counters.data_packets_dropped += 1;
+                    self.loss.dropped[ps.loss_base as usize + p.loss_bin as usize] += 1;
+                } else {
+                    self.counters.control_packets_dropped += 1;
+                }
+                self.pool.release(dropped);
             }
-            self.pool.release(dropped);
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
         if ps.peer_part != LOCAL {
             // A partitioned run brings this port up to date itself, at the end of each window.
             self.queued_at_cut_port(port);
+        }
+        if let Some(id) = bounced {
+            self.ndp_return_to_sender(port, id);
         }
     }
 
@@ -1032,11 +1040,11 @@ impl Simulation {
                 PacketKind::Data if self.homa.is_some() => self.homa_receive(id, pkt),
                 PacketKind::Data if self.ndp.is_some() => self.ndp_receive(id, pkt),
                 PacketKind::Trimmed => self.ndp_trimmed(id, pkt),
-                PacketKind::Ack | PacketKind::Nack | PacketKind::Grant if self.ndp.is_some() => {
+                PacketKind::Ack | PacketKind::Nack | PacketKind::Grant | PacketKind::Bounced if self.ndp.is_some() => {
                     self.pool.release(id);
                     self.ndp_sender_hears(pkt)
                 }
-                PacketKind::Nack => unreachable!("a NACK in a run without NDP hosts"),
+                PacketKind::Nack | PacketKind::Bounced => unreachable!("NDP's answers in a run without NDP hosts"),
                 PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
                 PacketKind::Ack => {
                     self.pool.release(id);

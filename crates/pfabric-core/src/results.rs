@@ -140,6 +140,7 @@ pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
         ("data_packets_dropped", c.data_packets_dropped as f64),
         ("data_packets_refused", c.data_packets_refused as f64),
         ("data_packets_trimmed", c.data_packets_trimmed as f64),
+        ("headers_returned", c.headers_returned as f64),
         ("control_packets_sent", c.control_packets_sent as f64),
         ("control_packets_delivered", c.control_packets_delivered as f64),
         ("control_packets_dropped", c.control_packets_dropped as f64),

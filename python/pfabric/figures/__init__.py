@@ -37,6 +37,7 @@ _MODULES = (
     "beyond_fct",
     "phost",
     "homa",
+    "ndp",
 )
 
 FIGURES: dict[str, Figure] = {}

@@ -1,6 +1,6 @@
-//! NDP in the engine: each host's outbox (sending) and pull pacer (receiving), with three timers per host
-//! (`EventKind::HostTick`): the next send once its NIC drains, the next waiting pull, and the next
-//! retransmission timeout. The decisions are `transport::ndp`'s; here packets are made, sent and timed. A
+//! NDP in the engine: each host's outbox (sending) and pull pacer (receiving), with four timers per host
+//! (`EventKind::HostTick`): the next send once its NIC drains, the next waiting pull, the next sender
+//! timeout, and the next check for flows its receiver has heard nothing of. The decisions are `transport::ndp`'s; here packets are made, sent and timed. A
 //! flow's sender half is its `Connection`'s `Sender` (its scoreboard, closed when every packet is ACKed); its
 //! receiver half is the generic `Receiver` and the receiving host's pacer. The switches' part, trimming, is
 //! `queue::trimming`. Sequential runs only (see `parallel::partitionable`).
@@ -21,13 +21,14 @@ use crate::transport::receiver::Arrival;
 const SEND: u32 = 0;
 const PACE: u32 = 1;
 const TIMEOUT: u32 = 2;
+const SILENCE: u32 = 3;
 
 /// Every host's NDP state.
 pub(super) struct NdpHosts {
     params: NdpParams,
     tx: Vec<Outbox>,
     rx: Vec<PullPacer>,
-    timers: HostTimers<3>,
+    timers: HostTimers<4>,
 }
 
 impl NdpHosts {
@@ -63,7 +64,8 @@ impl Simulation {
         match which {
             SEND => self.ndp_send(host),
             PACE => self.ndp_pace(host),
-            _ => self.ndp_time_out(host),
+            TIMEOUT => self.ndp_time_out(host),
+            _ => self.ndp_pull_silent(host),
         }
     }
 
@@ -136,14 +138,35 @@ impl Simulation {
         let now = self.now;
         let mut tx = std::mem::take(&mut self.ndp.as_mut().unwrap().tx[host as usize]);
         let params = self.ndp.as_ref().unwrap().params;
-        let any = tx.time_out(&params, now, |flow, seq| self.ndp_acked(flow, seq));
+        let mut timed_out = Vec::new();
+        tx.time_out(&params, now, |flow, seq| self.ndp_acked(flow, seq), &mut timed_out);
         let next = tx.next_timeout_at(&params);
         self.ndp.as_mut().unwrap().tx[host as usize] = tx;
-        if any {
+        for &flow in &timed_out {
+            let slot = self.slot_of[flow as usize];
+            self.conns[slot as usize].as_mut().unwrap().sender.timeouts += 1;
+        }
+        if !timed_out.is_empty() {
             self.ndp_arm(host, SEND, now);
         }
         if let Some(at) = next {
             self.ndp_arm(host, TIMEOUT, at.max(now + 1));
+        }
+    }
+
+    /// The receiver's incomplete flows it has heard nothing of, with no pull waiting: pulled again.
+    fn ndp_pull_silent(&mut self, host: u32) {
+        let now = self.now;
+        let ndp = self.ndp.as_mut().unwrap();
+        let rx = &mut ndp.rx[host as usize];
+        let any = rx.pull_silent(&ndp.params, now);
+        let next = rx.next_silence_at(&ndp.params);
+        if any {
+            let at = rx.next_release_at(&ndp.params).expect("a pull waits");
+            self.ndp_arm(host, PACE, at.max(now));
+        }
+        if let Some(at) = next {
+            self.ndp_arm(host, SILENCE, at.max(now + 1));
         }
     }
 
@@ -152,13 +175,20 @@ impl Simulation {
     fn ndp_ask_pull(&mut self, host: u32, flow: u32, src: u32) -> u32 {
         let now = self.now;
         let ndp = self.ndp.as_mut().unwrap();
+        // Heard of now: its silence would end one wait from now at the earliest (a check then finds the exact
+        // next one, with no scan of the flows here).
+        let check = now + ndp.params.silence(flow, 0);
         let rx = &mut ndp.rx[host as usize];
-        if let Some(pull) = rx.on_arrival(&ndp.params, flow, src, now) {
-            return pull.number;
-        }
-        let at = rx.next_release_at(&ndp.params).expect("a pull waits");
-        self.ndp_arm(host, PACE, at.max(now));
-        0
+        let number = match rx.on_arrival(&ndp.params, flow, src, now) {
+            Some(pull) => pull.number,
+            None => {
+                let at = rx.next_release_at(&ndp.params).expect("a pull waits");
+                self.ndp_arm(host, PACE, at.max(now));
+                0
+            }
+        };
+        self.ndp_arm(host, SILENCE, check);
+        number
     }
 
     /// Data reach their receiver: an ACK (carrying a pull, or with one queued) takes over the packet's slot.
@@ -227,16 +257,20 @@ impl Simulation {
         match pkt.kind {
             PacketKind::Grant => {
                 self.counters.control_packets_delivered += 1;
-                tx.on_pull(pkt.flow, pkt.seq, now);
+                tx.on_pull(pkt.flow, pkt.seq);
             }
             PacketKind::Nack => {
                 self.counters.control_packets_delivered += 1;
-                tx.on_answer(pkt.flow, Some(pkt.seq), now);
+                tx.on_answer(pkt.flow, Some(pkt.seq), pkt.sent_at, now);
             }
-            _ => tx.on_answer(pkt.flow, None, now),
+            PacketKind::Bounced => {
+                self.counters.control_packets_delivered += 1;
+                tx.on_bounce(pkt.flow, pkt.seq, pkt.sent_at, now);
+            }
+            _ => tx.on_answer(pkt.flow, None, pkt.sent_at, now),
         }
-        if pkt.kind != PacketKind::Grant && pkt.rate_bps != 0 {
-            tx.on_pull(pkt.flow, pkt.rate_bps as u32, now);
+        if matches!(pkt.kind, PacketKind::Ack | PacketKind::Nack) && pkt.rate_bps != 0 {
+            tx.on_pull(pkt.flow, pkt.rate_bps as u32);
         }
         if tx.has_turns() {
             self.ndp_arm(host, SEND, now);
@@ -244,6 +278,16 @@ impl Simulation {
         if pkt.kind == PacketKind::Ack {
             self.receive_ack(pkt); // counts it delivered
         }
+    }
+
+    /// Trimmed header `id` found port `port`'s header queue full: it goes back to its sender from the port's
+    /// switch (return-to-sender, NDP section 3.1), which sends the packet again.
+    pub(super) fn ndp_return_to_sender(&mut self, port: u32, id: PacketId) {
+        self.counters.headers_returned += 1;
+        let p = self.pool.get_mut(id);
+        (p.src, p.dst, p.kind) = (p.dst, p.src, PacketKind::Bounced);
+        let node = self.topo.ports[port as usize].node;
+        self.arrive_at(id, node);
     }
 
     /// The flow closed at its sender: it leaves the outbox.
@@ -324,18 +368,19 @@ mod tests {
         conserved(&sim);
     }
 
-    /// Headers lost too: ports of one data packet and ten headers, 30 senders. Timeouts recover what nothing
-    /// answered, and every flow completes.
+    /// Headers returned and lost too: ports of one data packet and one header, 30 senders. Returned headers
+    /// are sent again on pulls, lost ones after the timeout, and every flow completes.
     #[test]
-    fn lost_headers_are_recovered_by_the_timeout() {
+    fn returned_and_lost_headers_are_recovered() {
         let flows: Vec<(f64, u32, u32, u64)> = (1..=30).map(|s| (0.0, s, 0, 20 * 1460)).collect();
         let json = format!(
-            r#"{{"scheme": {{"name": "ndp", "data_pkts": 1, "header_queue_bytes": 400}}, "workload": {}}}"#,
+            r#"{{"scheme": {{"name": "ndp", "data_pkts": 1, "header_queue_bytes": 40}}, "workload": {}}}"#,
             trace(&flows)
         );
         let sim = run(&json);
         let c = sim.counters();
         assert!(c.control_packets_dropped > 0, "the test needs lost headers");
+        assert!(sim.flows().iter().any(|f| f.timeouts > 0), "the test needs timeouts");
         assert_eq!(c.flows_finished, 30);
         conserved(&sim);
     }

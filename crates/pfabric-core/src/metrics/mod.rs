@@ -74,6 +74,9 @@ pub struct RunCounters {
     /// Data packets whose payload a switch cut (NDP's trimming port); counted in `dropped` too, and their
     /// headers, which go on, as control packets sent.
     pub data_packets_trimmed: u64,
+    /// Trimmed headers that found their header queue full and went back to their senders (NDP's
+    /// return-to-sender); the others reached their receivers (or were dropped).
+    pub headers_returned: u64,
     /// Delivered data packets that their receiver refused: they came before the handshake's final ACK
     /// (`handshake`), as netbench's socket ignores data before it is established. Counted in `delivered` too.
     pub data_packets_refused: u64,
@@ -100,6 +103,7 @@ impl RunCounters {
         self.data_packets_dropped += o.data_packets_dropped;
         self.data_packets_refused += o.data_packets_refused;
         self.data_packets_trimmed += o.data_packets_trimmed;
+        self.headers_returned += o.headers_returned;
         self.control_packets_sent += o.control_packets_sent;
         self.control_packets_delivered += o.control_packets_delivered;
         self.control_packets_dropped += o.control_packets_dropped;

@@ -95,6 +95,9 @@ pub enum PacketKind {
     Trimmed,
     /// NDP: the receiver's answer to a trimmed packet, asking for packet `seq` again.
     Nack,
+    /// NDP: a trimmed header that found its header queue full, returned to its sender (its `src` and `dst`
+    /// swapped), which sends the packet again.
+    Bounced,
 }
 
 #[derive(Clone, Copy, Debug)]
