@@ -72,6 +72,13 @@ fn scenario(name: &str) -> Option<Value> {
         "homa-websearch-0.6-20k" => {
             json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "homa"}})
         }
+        // NDP's hosts over trimming ports, same fabric and flows (the same 1.3x target).
+        "ndp-websearch-0.6-2k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 2_000), "scheme": {"name": "ndp"}})
+        }
+        "ndp-websearch-0.6-20k" => {
+            json!({"topology": leaf_spine, "workload": websearch(0.6, 20_000), "scheme": {"name": "ndp"}})
+        }
         // The issue "Scale" fabrics: the same 20,000 flows on 1,024, 8,192 and 65,536 hosts (cost per packet-hop vs
         // size).
         "pfabric-fattree-k16-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},

@@ -207,6 +207,8 @@ pub struct Simulation {
     pdq_ports: bool,
     /// Whether the ports trim (NDP's): each enqueue is asked what it trimmed.
     trimming_ports: bool,
+    /// Whether the hosts are receiver-driven (pHost, Homa, NDP): their arrivals take their own path.
+    receiver_driven: bool,
     spray: Rng,
     arrivals: Arrivals,
     next_arrival: Option<FlowSpec>,
@@ -378,6 +380,10 @@ impl Simulation {
             fct_end,
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             trimming_ports: matches!(cfg.scheme.queue, QueueConfig::Trimming { .. }),
+            receiver_driven: matches!(
+                cfg.scheme.transport.protocol,
+                crate::transport::Protocol::Phost | crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp
+            ),
             spray,
             next_arrival: None,
             flows_total: None,
@@ -578,9 +584,19 @@ impl Simulation {
             EventKind::Sample => self.sample(),
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
             EventKind::Handed => self.arrive_at(ev.a, ev.b),
-            EventKind::HostTick if self.homa.is_some() => self.homa_tick(ev.a, ev.b, ev.time),
-            EventKind::HostTick if self.ndp.is_some() => self.ndp_tick(ev.a, ev.b, ev.time),
-            EventKind::HostTick => self.phost_tick(ev.a, ev.b, ev.time),
+            EventKind::HostTick => self.host_tick(ev.a, ev.b, ev.time),
+        }
+    }
+
+    /// Timer `which` of host `host` fired at `at` (the receiver-driven hosts' timers).
+    #[inline(never)]
+    fn host_tick(&mut self, host: u32, which: u32, at: Time) {
+        if self.homa.is_some() {
+            self.homa_tick(host, which, at)
+        } else if self.ndp.is_some() {
+            self.ndp_tick(host, which, at)
+        } else {
+            self.phost_tick(host, which, at)
         }
     }
 
@@ -861,38 +877,13 @@ impl Simulation {
         ps.queued_bytes += wire as u64;
         let dropped = ps.queue.enqueue(id, &mut self.pool, self.now);
         if self.trimming_ports {
-            if let Some((trimmed, cut)) = ps.queue.take_trimmed() {
-                // The payload is dropped and the header goes on as a control packet of its own.
-                ps.queued_bytes -= cut as u64;
-                ps.drops.drop_packets += 1;
-                ps.drops.drop_bytes += cut as u64;
-                ps.drops.drop_data_packets += 1;
-                self.counters.data_packets_dropped += 1;
-                self.counters.data_packets_trimmed += 1;
-                self.counters.control_packets_sent += 1;
-                self.loss.dropped[ps.loss_base as usize + self.pool.get(trimmed).loss_bin as usize] += 1;
-            }
+            self.settle_trimming_port(port, dropped);
+            return;
         }
-        let mut bounced = None;
         if let Some(dropped) = dropped {
-            let p = self.pool.get(dropped);
-            ps.queued_bytes -= p.wire as u64;
-            if self.trimming_ports && p.kind == PacketKind::Trimmed {
-                bounced = Some(dropped); // returned to its sender, below, once this port is settled
-            } else {
-                #[cfg(test)]
-                self.port_log.push(PortLog::Drop { port, at: self.now, id: dropped });
-                ps.drops.drop_packets += 1;
-                ps.drops.drop_bytes += p.wire as u64;
-                if p.kind == PacketKind::Data {
-                    ps.drops.drop_data_packets += 1;
-                    self.counters.data_packets_dropped += 1;
-                    self.loss.dropped[ps.loss_base as usize + p.loss_bin as usize] += 1;
-                } else {
-                    self.counters.control_packets_dropped += 1;
-                }
-                self.pool.release(dropped);
-            }
+            #[cfg(test)]
+            self.port_log.push(PortLog::Drop { port, at: self.now, id: dropped });
+            count_drop(ps, &mut self.pool, &mut self.counters, &mut self.loss, dropped);
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
@@ -900,7 +891,39 @@ impl Simulation {
             // A partitioned run brings this port up to date itself, at the end of each window.
             self.queued_at_cut_port(port);
         }
-        if let Some(id) = bounced {
+    }
+
+    /// NDP's port `port` after an enqueue (kept off the other disciplines' path): the payload its queue
+    /// trimmed is counted dropped and the header that goes on a control packet sent; a trimmed header with no
+    /// room is returned to its sender once the port is settled, and any other packet refused is dropped.
+    #[inline(never)]
+    fn settle_trimming_port(&mut self, port: u32, dropped: Option<PacketId>) {
+        let slot = self.slot(port);
+        let ps = &mut self.ports[slot];
+        if let Some((trimmed, cut)) = ps.queue.take_trimmed() {
+            ps.queued_bytes -= cut as u64;
+            ps.drops.drop_packets += 1;
+            ps.drops.drop_bytes += cut as u64;
+            ps.drops.drop_data_packets += 1;
+            self.counters.data_packets_dropped += 1;
+            self.counters.data_packets_trimmed += 1;
+            self.counters.control_packets_sent += 1;
+            self.loss.dropped[ps.loss_base as usize + self.pool.get(trimmed).loss_bin as usize] += 1;
+        }
+        let returned = dropped.filter(|&d| self.pool.get(d).kind == PacketKind::Trimmed);
+        let ps = &mut self.ports[slot];
+        match (dropped, returned) {
+            (Some(d), Some(_)) => ps.queued_bytes -= self.pool.get(d).wire as u64,
+            (Some(d), None) => {
+                #[cfg(test)]
+                self.port_log.push(PortLog::Drop { port, at: self.now, id: d });
+                count_drop(ps, &mut self.pool, &mut self.counters, &mut self.loss, d)
+            }
+            (None, _) => {}
+        }
+        debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
+        ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
+        if let Some(id) = returned {
             self.ndp_return_to_sender(port, id);
         }
     }
@@ -1035,29 +1058,60 @@ impl Simulation {
         } else {
             let pkt = *self.pool.get(id);
             debug_assert_eq!(pkt.dst, node);
+            if self.receiver_driven {
+                self.arrive_at_receiver_driven_host(id, pkt);
+                return;
+            }
             match pkt.kind {
-                PacketKind::Data | PacketKind::Probe if self.phost.is_some() => self.phost_receive(id, pkt),
-                PacketKind::Data if self.homa.is_some() => self.homa_receive(id, pkt),
-                PacketKind::Data if self.ndp.is_some() => self.ndp_receive(id, pkt),
-                PacketKind::Trimmed => self.ndp_trimmed(id, pkt),
-                PacketKind::Ack | PacketKind::Nack | PacketKind::Grant | PacketKind::Bounced if self.ndp.is_some() => {
-                    self.pool.release(id);
-                    self.ndp_sender_hears(pkt)
-                }
-                PacketKind::Nack | PacketKind::Bounced => unreachable!("NDP's answers in a run without NDP hosts"),
                 PacketKind::Data | PacketKind::Probe => self.receive_data(id, pkt),
                 PacketKind::Ack => {
                     self.pool.release(id);
                     self.receive_ack(pkt)
                 }
+                kind => unreachable!("a {kind:?} packet in a run of sender-driven hosts"),
+            }
+        }
+    }
+
+    /// Packet `id` (`pkt`) arrives at its host in a run of receiver-driven hosts (pHost, Homa, NDP), kept off
+    /// the path of the others.
+    #[inline(never)]
+    fn arrive_at_receiver_driven_host(&mut self, id: PacketId, pkt: Packet) {
+        if self.phost.is_some() {
+            match pkt.kind {
+                PacketKind::Data | PacketKind::Probe => self.phost_receive(id, pkt),
                 PacketKind::Grant => {
                     self.pool.release(id);
-                    if self.homa.is_some() {
-                        self.homa_grant_arrives(pkt)
-                    } else {
-                        self.phost_token_arrives(pkt)
-                    }
+                    self.phost_token_arrives(pkt)
                 }
+                PacketKind::Ack => {
+                    self.pool.release(id);
+                    self.receive_ack(pkt)
+                }
+                kind => unreachable!("a {kind:?} packet in a pHost run"),
+            }
+        } else if self.homa.is_some() {
+            match pkt.kind {
+                PacketKind::Data => self.homa_receive(id, pkt),
+                PacketKind::Grant => {
+                    self.pool.release(id);
+                    self.homa_grant_arrives(pkt)
+                }
+                PacketKind::Ack => {
+                    self.pool.release(id);
+                    self.receive_ack(pkt)
+                }
+                kind => unreachable!("a {kind:?} packet in a Homa run"),
+            }
+        } else {
+            match pkt.kind {
+                PacketKind::Data => self.ndp_receive(id, pkt),
+                PacketKind::Trimmed => self.ndp_trimmed(id, pkt),
+                PacketKind::Ack | PacketKind::Nack | PacketKind::Grant | PacketKind::Bounced => {
+                    self.pool.release(id);
+                    self.ndp_sender_hears(pkt)
+                }
+                kind => unreachable!("a {kind:?} packet in an NDP run"),
             }
         }
     }
@@ -1210,6 +1264,30 @@ impl Simulation {
 /// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.
 /// The ACK of data (or a probe) `pkt`, the receiver holding everything below `cum`: header-size, ahead of data,
 /// echoing the packet's send time, its ECN mark and PDQ's rate and pause-by fields.
+/// Packet `dropped` leaves port `ps`'s queue, dropped: counted (at the port, in the run's ledger and in the loss
+/// tables) and freed.
+#[inline(always)]
+fn count_drop(
+    ps: &mut PortState,
+    pool: &mut PacketPool,
+    counters: &mut RunCounters,
+    loss: &mut PriorityLoss,
+    dropped: PacketId,
+) {
+    let p = pool.get(dropped);
+    ps.queued_bytes -= p.wire as u64;
+    ps.drops.drop_packets += 1;
+    ps.drops.drop_bytes += p.wire as u64;
+    if p.kind == PacketKind::Data {
+        ps.drops.drop_data_packets += 1;
+        counters.data_packets_dropped += 1;
+        loss.dropped[ps.loss_base as usize + p.loss_bin as usize] += 1;
+    } else {
+        counters.control_packets_dropped += 1;
+    }
+    pool.release(dropped);
+}
+
 pub(super) fn ack_for(pkt: &Packet, cum: u32, format: PacketFormat) -> Packet {
     Packet {
         priority: 0,

@@ -21,7 +21,7 @@ const PINNED: &[(&str, u64)] = &[
     ("pdq", 0xe095c2e30f037200),
     ("phost", 0x2fc65d662710d854),
     ("homa", 0x764925dcd8d2042c),
-    ("ndp", 0xdc556c1443f7febf),
+    ("ndp", 0xe65ccc5a13db29cf),
     ("ideal", 0x9847063013070881),
     ("prio-queues", 0x1d5362a3f31d8ee7),
     ("pias", 0x3da72b539377768e),
