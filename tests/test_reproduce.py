@@ -68,8 +68,9 @@ def test_list_names_every_figure_with_its_schemes(pfabric_env):
     assert result.returncode == 0, result.stderr
     for name in FIGURES:
         assert name in result.stdout
-    # pFabric 5a, 5b, 6-14, 16, 17, AIFO 7-16 (7 also on data mining and 1G/4G), CS244, beyond-fct, pHost, Homa
-    assert len(FIGURES) == 29
+    # pFabric 5a, 5b, 6-14, 16, 17, AIFO 7-16 (7 also on data mining and 1G/4G), CS244, beyond-fct, pHost, Homa,
+    # NDP
+    assert len(FIGURES) == 30
 
 
 def test_unknown_figure_is_a_one_line_error(pfabric_env):

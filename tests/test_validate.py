@@ -12,7 +12,7 @@ from pfabric.presets import Check
 
 def test_every_theory_check_passes():
     rows = validate.theory_checks(quick=True)
-    assert len(rows) == 7
+    assert len(rows) == 10
     assert validate.failed(rows) == [], [(r.check.name, r.check.ours) for r in validate.failed(rows)]
 
 
