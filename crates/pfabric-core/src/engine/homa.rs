@@ -253,34 +253,16 @@ impl Simulation {
 fn grant_packet(g: &Grant, from: u32, now: Time, wire: u32) -> Packet {
     Packet {
         priority: CONTROL_PRIORITY,
-        sent_at: now,
-        flow: g.flow,
-        seq: g.offset,
         ack: g.priority as u32,
-        src: from,
-        dst: g.to,
-        payload: 0,
-        wire,
-        kind: PacketKind::Grant,
-        ce: false,
-        ece: false,
         retransmit: g.resend.is_some(),
-        loss_bin: 0,
         rate_bps: g.resend.unwrap_or(0) as u64,
-        paused_by: 0,
+        ..Packet::header(PacketKind::Grant, g.flow, g.offset, from, g.to, now, wire)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::test_support::{run, trace};
-    use crate::engine::Simulation;
-
-    fn conserved(sim: &Simulation) {
-        let c = sim.counters();
-        assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped);
-        assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped);
-    }
+    use crate::engine::test_support::{conserved, run, trace};
 
     /// The receiver grants the shortest message first: of two messages into one host, started together, the
     /// shorter finishes as if alone and the longer right after it (the bottleneck never idles).

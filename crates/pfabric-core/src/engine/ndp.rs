@@ -14,10 +14,10 @@ use crate::net::topology::Topology;
 use crate::sim::event::EventKind;
 use crate::sim::rng::stream_seed;
 use crate::sim::time::{serialization_ps, Time};
-use crate::transport::ndp::{NdpParams, Outbox, Pull, PullPacer};
+use crate::transport::ndp::{NdpParams, Outbox, PullPacer};
 use crate::transport::receiver::Arrival;
 
-/// `HostTick`'s `b`: which of a host's three timers fired.
+/// `HostTick`'s `b`: which of a host's four timers fired.
 const SEND: u32 = 0;
 const PACE: u32 = 1;
 const TIMEOUT: u32 = 2;
@@ -124,7 +124,7 @@ impl Simulation {
         if let Some(pull) = pull {
             let wire = self.transport.format.control_wire_bytes();
             let mut out = std::mem::take(&mut self.out);
-            out.push(pull_packet(&pull, host, now, wire));
+            out.push(Packet::header(PacketKind::Grant, pull.flow, pull.number, host, pull.to, now, wire));
             self.send_from_host(host, &mut out);
             self.out = out;
         }
@@ -298,38 +298,9 @@ impl Simulation {
     }
 }
 
-/// A pull on the wire: header-size; `seq` carries its number.
-fn pull_packet(pull: &Pull, from: u32, now: Time, wire: u32) -> Packet {
-    Packet {
-        priority: 0,
-        sent_at: now,
-        flow: pull.flow,
-        seq: pull.number,
-        ack: 0,
-        src: from,
-        dst: pull.to,
-        payload: 0,
-        wire,
-        kind: PacketKind::Grant,
-        ce: false,
-        ece: false,
-        retransmit: false,
-        loss_bin: 0,
-        rate_bps: 0,
-        paused_by: 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::engine::test_support::{run, trace};
-    use crate::engine::Simulation;
-
-    fn conserved(sim: &Simulation) {
-        let c = sim.counters();
-        assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped);
-        assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped);
-    }
+    use crate::engine::test_support::{conserved, run, trace};
 
     /// Two flows into one host, started together: the receiver pulls them in turn, so they share its link and
     /// finish close together, both near the time the link needs for both.

@@ -250,22 +250,9 @@ impl Simulation {
 /// no rates).
 fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time, wire: u32) -> Packet {
     Packet {
-        priority: 0,
-        sent_at: now,
-        flow: token.flow,
-        seq: token.seq,
         ack: remaining,
-        src: from,
-        dst: to,
-        payload: 0,
-        wire,
-        kind: PacketKind::Grant,
-        ce: false,
-        ece: false,
-        retransmit: false,
-        loss_bin: 0,
         rate_bps: token.index as u64,
-        paused_by: 0,
+        ..Packet::header(PacketKind::Grant, token.flow, token.seq, from, to, now, wire)
     }
 }
 

@@ -1,4 +1,5 @@
-//! What the engine's unit tests share: a run from scenario JSON, and trace workloads written inline.
+//! What the engine's unit tests share: a run from scenario JSON, trace workloads written inline, and the
+//! packet ledger's check.
 
 use crate::config::ScenarioConfig;
 use crate::engine::Simulation;
@@ -20,4 +21,11 @@ pub(super) fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
         joined(flows.iter().map(|f| f.2.to_string()).collect()),
         joined(flows.iter().map(|f| f.3.to_string()).collect())
     )
+}
+
+/// Every data and control packet sent was delivered or dropped (a run that drained).
+pub(super) fn conserved(sim: &Simulation) {
+    let c = sim.counters();
+    assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped);
+    assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped);
 }

@@ -134,6 +134,32 @@ pub struct Packet {
     pub paused_by: u32,
 }
 
+impl Packet {
+    /// A header-only packet of `kind` (a probe, a receiver's credit: pHost's token, Homa's grant, NDP's pull)
+    /// at the top priority, naming packet (or number) `seq` of `flow`, from `from` to `to`; the schemes set
+    /// their own extra fields on it.
+    pub fn header(kind: PacketKind, flow: u32, seq: u32, from: u32, to: u32, now: Time, wire: u32) -> Packet {
+        Packet {
+            priority: 0,
+            sent_at: now,
+            flow,
+            seq,
+            ack: 0,
+            src: from,
+            dst: to,
+            payload: 0,
+            wire,
+            kind,
+            ce: false,
+            ece: false,
+            retransmit: false,
+            loss_bin: 0,
+            rate_bps: 0,
+            paused_by: 0,
+        }
+    }
+}
+
 /// Owner of every packet in the network.
 #[derive(Default)]
 pub struct PacketPool {

@@ -289,23 +289,10 @@ impl Sender {
     }
 
     fn probe_packet(&self, now: Time, p: &TransportParams) -> Packet {
+        let wire = self.format.control_wire_bytes();
         Packet {
             priority: self.priority(self.sb.nxt, p),
-            sent_at: now,
-            flow: self.flow,
-            seq: receiver::PROBE_SEQ,
-            ack: 0,
-            src: self.src,
-            dst: self.dst,
-            payload: 0,
-            wire: self.format.control_wire_bytes(),
-            kind: PacketKind::Probe,
-            ce: false,
-            ece: false,
-            retransmit: false,
-            loss_bin: 0,
-            rate_bps: 0,
-            paused_by: 0,
+            ..Packet::header(PacketKind::Probe, self.flow, receiver::PROBE_SEQ, self.src, self.dst, now, wire)
         }
     }
 
