@@ -4,9 +4,6 @@ line. The protocol's rules are unit-tested in the core (`transport/ndp.rs`, `que
 
 from __future__ import annotations
 
-import itertools
-
-import numpy as np
 import pytest
 from pfabric import Scenario, ScenarioError
 
@@ -14,7 +11,7 @@ pytest.importorskip("pfabric._core")
 
 from pfabric import api, invariants
 from pfabric.analysis.queueing import ps_response_s
-from pfabric.validate import _response_s, bottleneck_trace
+from pfabric.validate import _response_s, bottleneck_trace, ratios_by_size
 
 # Our bound (the NDP paper gives no number for one bottleneck): a receiver pulls its senders in turn, one
 # packet each, which is processor sharing of its link; but each flow's first window arrives unpulled (so the
@@ -32,11 +29,7 @@ def test_ndp_on_one_bottleneck_approaches_processor_sharing(tmp_path):
     assert result.summary["flows_unfinished"] == 0
     invariants.check(result)
     response, ps = _response_s(result), ps_response_s(service, rate)
-    edges = np.quantile(service, [0, 0.25, 0.5, 0.75, 0.95, 1])
-    ratios = [
-        response[(service >= lo) & (service <= hi)].mean() / ps[(service >= lo) & (service <= hi)].mean()
-        for lo, hi in itertools.pairwise(edges)
-    ]
+    ratios = ratios_by_size(service, response, ps)
     mean = response.mean() / ps.mean()
     assert 1 - MEAN_WITHIN_PS <= mean <= 1 + MEAN_WITHIN_PS, mean
     assert all(abs(r - 1) <= BIN_WITHIN_PS for r in ratios), ratios

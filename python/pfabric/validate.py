@@ -130,6 +130,17 @@ def _response_s(result) -> np.ndarray:
     return f.column("fct_s").to_numpy() - f.column("ideal_fct_s").to_numpy() + work
 
 
+def ratios_by_size(service: np.ndarray, response: np.ndarray, predicted: np.ndarray) -> list[float]:
+    """Mean response over the predicted mean in each size bin: the quartiles of the service times, then the
+    largest 5% apart."""
+    edges = np.quantile(service, [0, 0.25, 0.5, 0.75, 0.95, 1])
+    ratios = []
+    for lo, hi in itertools.pairwise(edges):
+        in_bin = (service >= lo) & (service <= hi)
+        ratios.append(float(response[in_bin].mean() / predicted[in_bin].mean()))
+    return ratios
+
+
 def srpt_checks(folder: Path, jobs: int) -> list[Check]:
     """Ideal per size quartile against Schrage-Miller; pFabric's mean against SRPT's."""
     path, service, rate = bottleneck_trace(folder, jobs, 0.7)
@@ -137,11 +148,7 @@ def srpt_checks(folder: Path, jobs: int) -> list[Check]:
     ideal = api.run({**base, "scheme": {"name": "ideal"}})
     predicted = srpt_response_s(service, rate)
     response = _response_s(ideal)
-    edges = np.quantile(service, [0, 0.25, 0.5, 0.75, 0.95, 1])
-    ratios = []
-    for lo, hi in itertools.pairwise(edges):
-        in_bin = (service >= lo) & (service <= hi)
-        ratios.append(response[in_bin].mean() / predicted[in_bin].mean())
+    ratios = ratios_by_size(service, response, predicted)
     # The sample's own variance: a few percent for quartiles of tens of thousands of jobs, more for the top 5%.
     tolerance = [0.03, 0.03, 0.03, 0.03, 0.08]
     ok = all(abs(r - 1) <= t for r, t in zip(ratios, tolerance, strict=True))
@@ -212,11 +219,7 @@ def ndp_ps_check(folder: Path, jobs: int) -> Check:
         }
     )
     response, ps = _response_s(run), ps_response_s(service, rate)
-    edges = np.quantile(service, [0, 0.25, 0.5, 0.75, 0.95, 1])
-    ratios = [
-        response[(service >= lo) & (service <= hi)].mean() / ps[(service >= lo) & (service <= hi)].mean()
-        for lo, hi in itertools.pairwise(edges)
-    ]
+    ratios = ratios_by_size(service, response, ps)
     mean = float(response.mean() / ps.mean())
     return Check(
         f"NDP on one bottleneck approaches M/G/1-PS: response over PS's, mean and per size bin (quartiles, top "

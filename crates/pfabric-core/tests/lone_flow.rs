@@ -297,38 +297,33 @@ fn a_lone_phost_flow_loses_nothing_beyond_its_grant_pacing() {
     }
 }
 
-#[test]
-fn a_lone_homa_message_takes_exactly_its_ideal_time() {
-    // RTTbytes go at once and the first grant comes back before they have all left, so every packet leaves
-    // back to back (Homa's claim for a message alone: no set-up cost); on any fabric, any size around the
-    // unscheduled boundary.
+/// Scheme `scheme`'s lone flows take exactly their ideal FCT on the paper's leaf-spine and an ECMP fat tree,
+/// near and far, at sizes around a first window of 12-13 packets.
+fn exactly_ideal_on_full_rate_fabrics(scheme: serde_json::Value) {
     for (topology, pairs) in [
         (leaf_spine(), vec![(0, 143), (0, 1)]),
         (json!({"kind": "fat-tree", "k": 4, "routing": "ecmp"}), vec![(0, 15), (0, 2)]),
     ] {
         for (src, dst) in pairs {
             for size in [1u64, 1460, 12 * 1460, 12 * 1460 + 1, 13 * 1460, 100 * 1460, 1_000_000] {
-                let (fct, ideal) = lone_fct(topology.clone(), json!({"name": "homa"}), src, dst, size);
-                assert_eq!(fct, ideal, "{topology} {src}->{dst} size {size}");
+                let (fct, ideal) = lone_fct(topology.clone(), scheme.clone(), src, dst, size);
+                assert_eq!(fct, ideal, "{scheme} {topology} {src}->{dst} size {size}");
             }
         }
     }
 }
 
 #[test]
+fn a_lone_homa_message_takes_exactly_its_ideal_time() {
+    // RTTbytes go at once and the first grant comes back before they have all left, so every packet leaves
+    // back to back (Homa's claim for a message alone: no set-up cost).
+    exactly_ideal_on_full_rate_fabrics(json!({"name": "homa"}));
+}
+
+#[test]
 fn a_lone_ndp_flow_takes_exactly_its_ideal_time() {
     // The first window covers the pull loop, and each ACK carries a pull while the receiver's pacer is free
     // (one packet time between arrivals): every packet leaves back to back, with no handshake (NDP's claim
-    // for a flow alone: no set-up cost); on any fabric, any size around the first window's end.
-    for (topology, pairs) in [
-        (leaf_spine(), vec![(0, 143), (0, 1)]),
-        (json!({"kind": "fat-tree", "k": 4, "routing": "ecmp"}), vec![(0, 15), (0, 2)]),
-    ] {
-        for (src, dst) in pairs {
-            for size in [1u64, 1460, 12 * 1460, 12 * 1460 + 1, 13 * 1460, 100 * 1460, 1_000_000] {
-                let (fct, ideal) = lone_fct(topology.clone(), json!({"name": "ndp"}), src, dst, size);
-                assert_eq!(fct, ideal, "{topology} {src}->{dst} size {size}");
-            }
-        }
-    }
+    // for a flow alone: no set-up cost).
+    exactly_ideal_on_full_rate_fabrics(json!({"name": "ndp"}));
 }

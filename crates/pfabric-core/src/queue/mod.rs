@@ -357,21 +357,9 @@ pub(crate) mod testing {
     pub fn data_packet(flow: u32, seq: u32, priority: u64) -> Packet {
         Packet {
             priority,
-            sent_at: 0,
-            flow,
-            seq,
-            ack: 0,
-            src: 0,
-            dst: 1,
             payload: MSS_BYTES,
             wire: MSS_BYTES + 40,
-            kind: PacketKind::Data,
-            ce: false,
-            ece: false,
-            retransmit: false,
-            loss_bin: 0,
-            rate_bps: 0,
-            paused_by: 0,
+            ..Packet::header(PacketKind::Data, flow, seq, 0, 1, 0, 40)
         }
     }
 }
