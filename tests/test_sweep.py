@@ -158,3 +158,59 @@ def test_dask_local_cluster_and_local_processes_store_identical_runs(tmp_path):
         assert a.flows.equals(b.flows), key
         assert a.ports.equals(b.ports) and a.priority_loss.equals(b.priority_loss)
         assert a.summary == b.summary
+
+
+class _Recording:
+    """An executor that runs each call at once and remembers the order calls were submitted in."""
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+
+    def submit(self, fn, key, scenario):
+        from concurrent.futures import Future
+
+        self.order.append(key)
+        future: Future = Future()
+        future.set_result(fn(key, scenario))
+        return future
+
+
+def test_the_longest_runs_start_first_and_results_come_back_in_point_order(tmp_path):
+    # A sweep's last run to finish should be a short one: no worker waits idle on a long straggler.
+    core()
+    from pfabric.store import Store
+    from pfabric.sweep import expected_work, run_sweep
+
+    points = SweepSpec(Scenario.from_dict(SMALL), {"workload.flows": [60, 240, 120]}).expand()
+    executor = _Recording()
+    results = run_sweep(points, Store(tmp_path), executor=executor)
+    works = {Store(tmp_path).key(s): expected_work(s) for _, s in points}
+    assert [works[k] for k in executor.order] == sorted(works.values(), reverse=True)
+    assert [r.flows.num_rows for r in results] == [60, 240, 120]
+
+
+def test_expected_work_counts_offered_bytes_and_stops_at_the_time_limit():
+    from pfabric.sweep import expected_work
+
+    fan_in = Scenario.from_dict({"workload": {"kind": "fan-in", "senders": 4, "flow_bytes": 1_000_000}})
+    assert expected_work(fan_in) == 4_000_000
+    small, large = (Scenario.from_dict({"workload": {"flows": n}}) for n in (100, 1000))
+    assert expected_work(large) == pytest.approx(10 * expected_work(small))
+    overloaded = Scenario.from_dict(
+        {
+            "topology": {"kind": "star", "hosts": 4, "host_rate_gbps": 1.0},
+            "workload": {"arrival_rate_per_s": 1e6, "duration_s": 1.0},
+            "run": {"max_sim_time_s": 0.01},
+        }
+    )
+    assert expected_work(overloaded) == pytest.approx(0.01 * 4 * 1e9 / 8)
+
+
+def test_a_sweep_that_collects_nothing_still_stores_every_run(tmp_path):
+    core()
+    from pfabric.store import Store
+    from pfabric.sweep import run_sweep
+
+    points = SweepSpec(Scenario.from_dict(SMALL), {"workload.load": [0.2, 0.4]}).expand()
+    assert run_sweep(points, Store(tmp_path), jobs=1, collect=False) == []
+    assert len(Store(tmp_path)) == 2

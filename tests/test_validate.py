@@ -28,3 +28,39 @@ def test_only_a_failed_row_fails_and_the_markdown_names_each_verdict():
     text = validate.markdown(rows, 60.0, True, "pfabric validate --quick")
     assert "1 passed, 1 diverge with an explaining experiment, 1 failed" in text
     assert "diverges: explained: a sweep shows 2 at 0.9" in text
+
+
+def _answer(x: int) -> int:
+    if x < 0:
+        raise ValueError(f"x: {x} is not allowed")
+    return 2 * x
+
+
+def test_a_background_call_hands_back_its_result_or_its_exception():
+    # The theory part runs in a process of its own beside the papers' sweep (a forked worker would hang on a
+    # lock a thread held at the fork).
+    assert validate.Background(_answer, 21).result() == 42
+    with pytest.raises(ValueError, match="x: -1 is not allowed"):
+        validate.Background(_answer, -1).result()
+
+
+def test_the_papers_part_runs_every_figure_once_then_checks_each(tmp_path):
+    # Every figure's runs go in one sweep (a run two figures share runs once); the figures then read the store.
+    from pfabric.store import Store
+
+    told = []
+    rows = validate.paper_checks(
+        True,
+        str(tmp_path / "store"),
+        str(tmp_path / "out"),
+        2,
+        names=["pfabric-fig5a", "pfabric-fig6"],
+        on_runs=lambda new, seconds: told.append(new),
+    )
+    stored = len(Store(tmp_path / "store"))
+    assert told == [stored] and stored > 0
+    assert {r.source for r in rows} == {"pfabric-fig5a", "pfabric-fig6"} and not validate.failed(rows)
+    validate.paper_checks(
+        True, str(tmp_path / "store"), str(tmp_path / "out"), 2, names=["pfabric-fig6"], on_runs=lambda n, s: told.append(n)
+    )
+    assert told[-1] == 0

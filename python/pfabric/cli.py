@@ -400,20 +400,25 @@ def _validate(args: argparse.Namespace) -> int:
     names = _figure_names(args.figures)
     console = Console(stderr=True)
     started = time.perf_counter()
-    rows = []
+    theory = None
     if args.only != "papers":
         console.print("theory: lone flows, M/G/1-SRPT, load, invariants ...", markup=False)
-        rows += validate.theory_checks(args.quick)
+        # The theory's runs are one long sequence in this process: beside the papers' sweep they fill the
+        # cores its workers leave idle; alone (--only theory) they are all there is.
+        theory = validate.Background(validate.theory_checks, args.quick)
+    papers = []
     if args.only != "theory":
         with _output_dir(args.out) as out:
-            rows += validate.paper_checks(
+            papers = validate.paper_checks(
                 args.quick,
                 args.store,
                 str(out),
                 args.jobs,
                 names=names,
                 on_figure=lambda name, s: console.print(f"{name}: {s:.0f} s", markup=False),
+                on_runs=lambda n, s: console.print(f"papers: {n} new runs in {s:.0f} s", markup=False),
             )
+    rows = (theory.result() if theory is not None else []) + papers
     seconds = time.perf_counter() - started
     table = Table(title=f"pfabric validate{' --quick' if args.quick else ''}", title_justify="left")
     for header in ("part", "figure / topic", "check", "ours", "reference", "verdict"):

@@ -39,7 +39,7 @@ from .scenario import Scenario, read_toml
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["Point", "SweepError", "SweepSpec", "default_jobs", "run_all", "run_sweep"]
+__all__ = ["Point", "SweepError", "SweepSpec", "default_jobs", "expected_work", "run_all", "run_sweep"]
 
 # A labelled scenario: the labels say where in the sweep it sits (e.g. {"workload.load": 0.2, "seed": 1}).
 Point = tuple[dict[str, Any], Scenario]
@@ -130,10 +130,10 @@ def _init_worker(progress_queue: Any, parent_pid: int) -> None:
     """Pool worker set-up: die with the parent, and remember where to report progress."""
     global _progress_queue
     _progress_queue = progress_queue
-    _die_with_parent(parent_pid)
+    die_with_parent(parent_pid)
 
 
-def _die_with_parent(parent_pid: int) -> None:
+def die_with_parent(parent_pid: int) -> None:
     """Ask Linux to kill this worker when the sweep's process dies (a SIGKILLed sweep leaves no orphans
     running on). Elsewhere a no-op: the worker then ends when its pool's pipes close."""
     import signal
@@ -179,6 +179,7 @@ def run_sweep(
     force: bool = False,
     progress: bool = False,
     on_done: Callable[[str, RunResult], None] | None = None,
+    collect: bool = True,
 ) -> list[RunResult]:
     """Run every point not yet in `store`, saving each as it completes; return all results in point order.
 
@@ -186,7 +187,8 @@ def run_sweep(
     process). `executor`: a `concurrent.futures.Executor` or a `dask.distributed.Client` to run on instead.
     `force`: rerun and overwrite points already stored. `progress`: report on stderr, the runs done of the
     total and each run in flight, with an ETA: bars on a terminal, a plain line every few seconds elsewhere
-    (see `pfabric.progress`). `on_done(key, result)` is called after each new run is stored.
+    (see `pfabric.progress`). `on_done(key, result)` is called after each new run is stored. `collect=False`
+    only fills the store and returns an empty list: a sweep of thousands of runs need not fit in memory.
     """
     points = [p if isinstance(p, tuple) else ({}, p) for p in points]
     keys = [store.key(scenario) for _, scenario in points]
@@ -199,7 +201,8 @@ def run_sweep(
 
     def done(key: str, result: RunResult) -> None:
         store.save(result)
-        fresh[key] = result
+        if collect:
+            fresh[key] = result
         if on_done is not None:
             on_done(key, result)
 
@@ -207,6 +210,8 @@ def run_sweep(
     from .progress import Expected, RunsBar
 
     jobs = default_jobs() if jobs is None else jobs
+    # The longest runs start first, so the last to finish is a short one and no worker waits idle on it.
+    todo.sort(key=lambda k: expected_work(unique[k]), reverse=True)
     stored = len(unique) - len(todo)
     with RunsBar(len(todo), enabled=progress and bool(todo), stored=stored) as bar:
         if todo and executor is None and (jobs <= 1 or len(todo) == 1):
@@ -217,7 +222,42 @@ def run_sweep(
                 bar.advance()
         elif todo:
             _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, done)
+    if not collect:
+        return []
     return [fresh[k] if k in fresh else store.load_key(k) for k in keys]
+
+
+def expected_work(scenario: Scenario) -> float:
+    """What a run will cost, in wire bytes offered before the run stops (an order of runs, not a forecast).
+
+    Poisson: flows x mean wire bytes, or arrival rate x duration x mean wire bytes; a trace or fan-in: its
+    bytes. Capped at what the host links can carry until `run.max_sim_time_s`, where an overloaded run stops.
+    """
+    from .scenario import FanIn, Poisson, Trace, mean_wire_bytes
+
+    workload = scenario.workload
+    if isinstance(workload, Poisson):
+        per_flow = mean_wire_bytes(workload.cdf_data, scenario.packet)
+        if workload.flows is not None:
+            work = workload.flows * per_flow
+        else:
+            rate = workload.arrival_rate(scenario.hosts, scenario.topology.host_rate_gbps, scenario.packet)
+            work = rate * workload.duration_s * per_flow
+    elif isinstance(workload, Trace):
+        work = float(workload.trace_data.size_bytes.sum())
+    elif isinstance(workload, FanIn):
+        if workload.sizes_bytes is not None:
+            work = float(sum(workload.sizes_bytes))
+        elif workload.flow_bytes is not None:
+            work = float(workload.flow_bytes * workload.sender_count)
+        else:
+            work = float(workload.total_bytes)
+    else:
+        return 0.0
+    stop = scenario.run.max_sim_time_s
+    if stop is not None:
+        work = min(work, stop * scenario.hosts * scenario.topology.host_rate_gbps * 1e9 / 8)
+    return work
 
 
 def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, done) -> None:

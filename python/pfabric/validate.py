@@ -16,6 +16,7 @@ runs) or "failed"; the command exits 1 if any row failed.
 from __future__ import annotations
 
 import itertools
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -305,6 +306,29 @@ def theory_checks(quick: bool) -> list[Row]:
     return [Row("theory", "queueing and invariants", c) for c in checks]
 
 
+class Background:
+    """A call run in a process of its own, started now, whose result (or exception) `result()` hands back.
+
+    A process, not a thread: the papers' sweep forks its workers later, and a fork while a thread of this
+    process holds a lock (an import's, say) leaves the worker waiting on it for ever. Started before any
+    such thread exists, this process is forked clean; it dies with the caller.
+    """
+
+    def __init__(self, call: Callable[..., Any], *args: Any) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from .sweep import die_with_parent
+
+        self._pool = ProcessPoolExecutor(max_workers=1, initializer=die_with_parent, initargs=(os.getpid(),))
+        self._future = self._pool.submit(call, *args)
+
+    def result(self) -> Any:
+        try:
+            return self._future.result()
+        finally:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
 # --- papers --------------------------------------------------------------------------------------------------
 
 
@@ -315,16 +339,30 @@ def paper_checks(
     jobs: int | None,
     names: Iterable[str] | None = None,
     on_figure: Callable[[str, float], Any] | None = None,
+    on_runs: Callable[[int, float], Any] | None = None,
 ) -> list[Row]:
-    """Every runnable figure, reproduced (runs already in `store` are reused), its checks as rows."""
+    """Every runnable figure, reproduced (runs already in `store` are reused), its checks as rows.
+
+    Every figure's runs go first, in one sweep that starts the longest runs first: run figure by figure, each
+    figure's last run would hold up the next figure while the other cores idle. `on_runs(new, seconds)` is
+    told how many runs that sweep made; `on_figure(name, seconds)` then times each figure's plots and checks.
+    """
     from .figures import FIGURES
     from .reproduce import reproduce
+    from .store import Store
+    from .sweep import run_sweep
 
+    figures = [FIGURES[name] for name in names or FIGURES if FIGURES[name].runnable]
+    store = Store(store)
+    points = [point for figure in figures for point in figure.points(quick)]
+    started = time.perf_counter()
+    new = sum(not store.has_key(key) for key in {store.key(s) for _, s in points})
+    run_sweep(points, store, jobs=jobs, collect=False)
+    if on_runs is not None:
+        on_runs(new, time.perf_counter() - started)
     rows = []
-    for name in names or FIGURES:
-        figure = FIGURES[name]
-        if not figure.runnable:
-            continue
+    for figure in figures:
+        name = figure.name
         started = time.perf_counter()
         made = reproduce(figure, quick=quick, store=store, out=out, jobs=jobs)
         rows += [Row("papers", name, c) for c in made.checks]
