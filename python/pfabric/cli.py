@@ -394,6 +394,7 @@ def _validate(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from . import validate
+    from .sweep import default_jobs
 
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
@@ -403,9 +404,12 @@ def _validate(args: argparse.Namespace) -> int:
     theory = None
     if args.only != "papers":
         console.print("theory: lone flows, M/G/1-SRPT, load, invariants ...", markup=False)
-        # The theory's runs are one long sequence in this process: beside the papers' sweep they fill the
-        # cores its workers leave idle; alone (--only theory) they are all there is.
-        theory = validate.Background(validate.theory_checks, args.quick)
+        # The theory's runs are one long sequence: in a process beside the papers' sweep they fill the cores
+        # its workers leave idle. With one job, one process: they run here first.
+        if args.only == "theory" or (args.jobs or default_jobs()) == 1:
+            theory = validate.Done(validate.theory_checks(args.quick))
+        else:
+            theory = validate.Background(validate.theory_checks, args.quick)
     papers = []
     if args.only != "theory":
         with _output_dir(args.out) as out:

@@ -329,6 +329,16 @@ class Background:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+@dataclass(frozen=True)
+class Done:
+    """A result at hand, with `Background`'s `result()`."""
+
+    value: Any
+
+    def result(self) -> Any:
+        return self.value
+
+
 # --- papers --------------------------------------------------------------------------------------------------
 
 
