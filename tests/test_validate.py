@@ -61,6 +61,11 @@ def test_the_papers_part_runs_every_figure_once_then_checks_each(tmp_path):
     assert told == [stored] and stored > 0
     assert {r.source for r in rows} == {"pfabric-fig5a", "pfabric-fig6"} and not validate.failed(rows)
     validate.paper_checks(
-        True, str(tmp_path / "store"), str(tmp_path / "out"), 2, names=["pfabric-fig6"], on_runs=lambda n, s: told.append(n)
+        True,
+        str(tmp_path / "store"),
+        str(tmp_path / "out"),
+        2,
+        names=["pfabric-fig6"],
+        on_runs=lambda n, s: told.append(n),
     )
     assert told[-1] == 0
