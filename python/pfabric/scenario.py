@@ -756,7 +756,7 @@ class Scheme(_Section):
     resend_us: PositiveFloat | None = Field(
         None,
         description="homa: silence after which a receiver asks for a missing packet again (RESEND), us; a sender "
-        "resends a message's first packet after ten times that (default 100).",
+        "resends a message's first packet after ten times that (default 1000).",
     )
     free_for_long_flows: StrictBool | None = Field(
         None,

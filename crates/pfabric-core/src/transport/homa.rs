@@ -57,7 +57,7 @@ pub struct HomaConfig {
 
 impl HomaConfig {
     pub const DEFAULT: HomaConfig =
-        HomaConfig { rtt_pkts: 0, levels: 8, sched_levels: 0, overcommit: 0, resend_us: 100.0 };
+        HomaConfig { rtt_pkts: 0, levels: 8, sched_levels: 0, overcommit: 0, resend_us: 1000.0 };
 
     /// The run's parameters, once the sizes of its messages (in packets) are known, and the grant loop (a full
     /// packet's trip over the longest path and a grant's back) against one packet's time on the host link.
@@ -268,11 +268,14 @@ impl GrantScheduler {
             }
         };
         let m = &mut self.messages[i];
-        m.last_heard = now;
-        m.resends = 0;
         if seq >= m.npkts || !m.got.set(seq) {
+            // A copy of a packet held says nothing new: it must not restart the silence, or the RESENDs of a
+            // message starved behind higher levels never back off (each answered by a copy, each copy
+            // restarting the wait: 1,332 extra packets and +2.3% in a 20-sender incast).
             return Received::Old;
         }
+        m.last_heard = now;
+        m.resends = 0;
         m.received += 1;
         while m.arrived_below < m.npkts && m.got.get(m.arrived_below) {
             m.arrived_below += 1;
@@ -610,19 +613,22 @@ mod tests {
     fn a_silent_message_missing_a_permitted_packet_is_asked_for_it_again() {
         let p = params(2, 1);
         let mut s = GrantScheduler::default();
-        s.on_data(&p, 7, 1, 2, 1, 0); // packet 0 lost
+        s.on_data(&p, 7, 1, 3, 1, 0); // packet 0 lost
         assert_eq!(s.next_resend_at(&p), Some(1_000));
         let mut out = Vec::new();
         s.resends(&p, 999, &mut out);
         assert!(out.is_empty());
         s.resends(&p, 1_000, &mut out);
         assert_eq!(out, vec![Grant { flow: 7, to: 1, offset: 2, priority: 1, resend: Some(0) }]);
-        // Still silent: the next RESEND waits twice as long, stretched by up to as much again; an arrival
-        // resets the wait.
+        // Still silent: the next RESEND waits twice as long, stretched by up to as much again.
         let next = s.next_resend_at(&p).unwrap();
         assert!((3_000..5_000).contains(&next), "{next}");
-        s.on_data(&p, 7, 1, 2, 1, 1_500);
-        assert_eq!(s.next_resend_at(&p), Some(2_500));
+        // A copy of a packet held is not news: the wait stands (else a starved message's RESENDs, each
+        // answered by a copy, would never back off). A new packet resets it.
+        assert_eq!(s.on_data(&p, 7, 1, 3, 1, 1_500), Received::Old);
+        assert_eq!(s.next_resend_at(&p), Some(next));
+        assert_eq!(s.on_data(&p, 7, 1, 3, 2, 1_600), Received::New);
+        assert_eq!(s.next_resend_at(&p), Some(2_600));
     }
 
     #[test]
