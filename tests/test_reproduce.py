@@ -146,3 +146,32 @@ def test_validate_of_some_figures_says_which_in_its_table(tmp_path, pfabric_env)
     text = md.read_text()
     assert "`pfabric validate --quick --only papers --figures pfabric-fig16`" in text
     assert "| papers | pfabric-fig16 |" in text and "aifo-fig" not in text
+
+
+def test_all_runs_every_figures_runs_in_one_sweep_then_draws_each(tmp_path, monkeypatch):
+    # `reproduce --all` (here over two small figures) makes every run first, once, then each figure reads the
+    # store: one line per figure, and a second --all makes no run.
+    pytest.importorskip("pfabric._core")
+    from pfabric import cli
+    from pfabric.figures import FIGURES as ALL
+    from pfabric.store import Store
+
+    two = {name: ALL[name] for name in ("pfabric-fig5a", "pfabric-fig6")}
+    monkeypatch.setattr("pfabric.figures.FIGURES", two)
+    args = [
+        "reproduce",
+        "--all",
+        "--quick",
+        "-q",
+        "-j",
+        "2",
+        "--store",
+        str(tmp_path / "s"),
+        "-o",
+        str(tmp_path / "o"),
+    ]
+    assert cli.main(args) == 0
+    stored = len(Store(tmp_path / "s"))
+    assert stored == len({Store(tmp_path / "s").key(s) for f in two.values() for _, s in f.points(True)})
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == sorted(two)
+    assert cli.main(args) == 0 and len(Store(tmp_path / "s")) == stored

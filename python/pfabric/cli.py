@@ -352,7 +352,25 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.all:
         if args.figure is not None:
             raise _UsageError("give a FIGURE or --all, not both")
+        from .reproduce import run_figures
+
+        # Every figure's runs first, in one sweep (longest first); each figure then finds its runs stored.
+        executor = _executor(args)
+        try:
+            run_figures(
+                list(FIGURES.values()),
+                quick=args.quick,
+                store=args.store,
+                jobs=args.jobs,
+                executor=executor,
+                force=args.force,
+                progress=not args.quiet,
+            )
+        finally:
+            if executor is not None:
+                executor.close()
         status = EXIT_OK
+        args.force = False
         for name, fig in FIGURES.items():
             if fig.runnable:
                 args.figure, args.all = name, False

@@ -358,16 +358,13 @@ def paper_checks(
     told how many runs that sweep made; `on_figure(name, seconds)` then times each figure's plots and checks.
     """
     from .figures import FIGURES
-    from .reproduce import reproduce
+    from .reproduce import reproduce, run_figures
     from .store import Store
-    from .sweep import run_sweep
 
     figures = [FIGURES[name] for name in names or FIGURES if FIGURES[name].runnable]
     store = Store(store)
-    points = [point for figure in figures for point in figure.points(quick)]
     started = time.perf_counter()
-    new = sum(not store.has_key(key) for key in {store.key(s) for _, s in points})
-    run_sweep(points, store, jobs=jobs, collect=False)
+    new = run_figures(figures, quick, store, jobs=jobs)
     if on_runs is not None:
         on_runs(new, time.perf_counter() - started)
     rows = []
