@@ -175,3 +175,18 @@ def test_all_runs_every_figures_runs_in_one_sweep_then_draws_each(tmp_path, monk
     assert stored == len({Store(tmp_path / "s").key(s) for f in two.values() for _, s in f.points(True)})
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == sorted(two)
     assert cli.main(args) == 0 and len(Store(tmp_path / "s")) == stored
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (("--dask", "tcp://127.0.0.1:9"), "--dask tcp://127.0.0.1:9: cannot connect"),
+        (("--dask", "tcp://127.0.0.1:9", "-j", "2"), "--jobs and --dask: give one"),
+    ],
+)
+def test_validate_refuses_a_cluster_it_cannot_use_before_running_anything(pfabric_env, extra, expected):
+    # `validate --dask` was accepted and ignored (its runs went to local cores): it now runs the papers' runs
+    # on the cluster, and one it cannot reach is refused at once, before the theory part starts.
+    pytest.importorskip("distributed")
+    result = pfabric(pfabric_env, "validate", "--quick", "--figures", "pfabric-fig5a", *extra, timeout=60)
+    assert_one_line_error(result, 2, expected)

@@ -69,3 +69,42 @@ def test_the_papers_part_runs_every_figure_once_then_checks_each(tmp_path):
         on_runs=lambda n, s: told.append(n),
     )
     assert told[-1] == 0
+
+
+def _sleep(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_background_call_stops_at_once_when_asked():
+    import time
+
+    call = validate.Background(_sleep, 60.0)
+    started = time.monotonic()
+    call.stop()
+    assert time.monotonic() - started < 10
+
+
+class _Recording:
+    """An executor that runs each call at once and counts them."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        self.calls += 1
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+
+def test_the_papers_part_runs_on_the_executor_given(tmp_path):
+    executor = _Recording()
+    rows = validate.paper_checks(
+        True, str(tmp_path / "store"), str(tmp_path / "out"), None, names=["pfabric-fig5a"], executor=executor
+    )
+    assert executor.calls > 0 and rows and not validate.failed(rows)

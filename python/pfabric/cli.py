@@ -417,30 +417,41 @@ def _validate(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
     names = _figure_names(args.figures)
+    # The papers' runs go to the cluster with --dask (the theory's stay here): connect before anything runs.
+    executor = _executor(args) if args.only != "theory" else None
     console = Console(stderr=True)
     started = time.perf_counter()
     theory = None
-    if args.only != "papers":
-        console.print("theory: lone flows, M/G/1-SRPT, load, invariants ...", markup=False)
-        # The theory's runs are one long sequence: in a process beside the papers' sweep they fill the cores
-        # its workers leave idle. With one job, one process: they run here first.
-        if args.only == "theory" or (args.jobs or default_jobs()) == 1:
-            theory = validate.Done(validate.theory_checks(args.quick))
-        else:
-            theory = validate.Background(validate.theory_checks, args.quick)
-    papers = []
-    if args.only != "theory":
-        with _output_dir(args.out) as out:
-            papers = validate.paper_checks(
-                args.quick,
-                args.store,
-                str(out),
-                args.jobs,
-                names=names,
-                on_figure=lambda name, s: console.print(f"{name}: {s:.0f} s", markup=False),
-                on_runs=lambda n, s: console.print(f"papers: {n} new runs in {s:.0f} s", markup=False),
-            )
-    rows = (theory.result() if theory is not None else []) + papers
+    try:
+        if args.only != "papers":
+            console.print("theory: lone flows, M/G/1-SRPT, load, invariants ...", markup=False)
+            # The theory's runs are one long sequence: in a process beside the papers' sweep they fill the
+            # cores its workers leave idle. With one job, one process: they run here first.
+            if args.only == "theory" or (args.jobs or default_jobs()) == 1:
+                theory = validate.Done(validate.theory_checks(args.quick))
+            else:
+                theory = validate.Background(validate.theory_checks, args.quick)
+        papers = []
+        if args.only != "theory":
+            with _output_dir(args.out) as out:
+                papers = validate.paper_checks(
+                    args.quick,
+                    args.store,
+                    str(out),
+                    args.jobs,
+                    names=names,
+                    on_figure=lambda name, s: console.print(f"{name}: {s:.0f} s", markup=False),
+                    on_runs=lambda n, s: console.print(f"papers: {n} new runs in {s:.0f} s", markup=False),
+                    executor=executor,
+                )
+        rows = (theory.result() if theory is not None else []) + papers
+    except BaseException:
+        if theory is not None:
+            theory.stop()  # a Ctrl-C or a failure in the papers' part does not wait for the theory's
+        raise
+    finally:
+        if executor is not None:
+            executor.close()
     seconds = time.perf_counter() - started
     table = Table(title=f"pfabric validate{' --quick' if args.quick else ''}", title_justify="left")
     for header in ("part", "figure / topic", "check", "ours", "reference", "verdict"):

@@ -294,7 +294,7 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
         for future in futures:
             future.cancel()
         if own:
-            _stop_workers(pool)
+            stop_workers(pool)
         raise
     finally:
         if listener is not None:
@@ -303,7 +303,7 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
         pool.shutdown(wait=True)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
+def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Interrupted or failed: end the runs in flight now instead of waiting for them (nothing of theirs is
     saved). `_processes` is private; Python 3.14 has `terminate_workers()` for this."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):

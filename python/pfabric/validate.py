@@ -328,6 +328,12 @@ class Background:
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
+    def stop(self) -> None:
+        """End the call now, unfinished (its process is terminated)."""
+        from .sweep import stop_workers
+
+        stop_workers(self._pool)
+
 
 @dataclass(frozen=True)
 class Done:
@@ -337,6 +343,9 @@ class Done:
 
     def result(self) -> Any:
         return self.value
+
+    def stop(self) -> None:
+        """Nothing runs: nothing to stop."""
 
 
 # --- papers --------------------------------------------------------------------------------------------------
@@ -350,6 +359,7 @@ def paper_checks(
     names: Iterable[str] | None = None,
     on_figure: Callable[[str, float], Any] | None = None,
     on_runs: Callable[[int, float], Any] | None = None,
+    executor: Any = None,
 ) -> list[Row]:
     """Every runnable figure, reproduced (runs already in `store` are reused), its checks as rows.
 
@@ -364,7 +374,7 @@ def paper_checks(
     figures = [FIGURES[name] for name in names or FIGURES if FIGURES[name].runnable]
     store = Store(store)
     started = time.perf_counter()
-    new = run_figures(figures, quick, store, jobs=jobs)
+    new = run_figures(figures, quick, store, jobs=jobs, executor=executor)
     if on_runs is not None:
         on_runs(new, time.perf_counter() - started)
     rows = []
