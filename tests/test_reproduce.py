@@ -158,6 +158,16 @@ def test_all_runs_every_figures_runs_in_one_sweep_then_draws_each(tmp_path, monk
 
     two = {name: ALL[name] for name in ("pfabric-fig5a", "pfabric-fig6")}
     monkeypatch.setattr("pfabric.figures.FIGURES", two)
+    import pfabric.reproduce as module
+
+    sweeps = []  # the runs each sweep found to make
+
+    def counting(points, store, **kwargs):
+        sweeps.append(sum(not store.has(s) for _, s in points))
+        return original(points, store, **kwargs)
+
+    original = module.run_sweep
+    monkeypatch.setattr(module, "run_sweep", counting)
     args = [
         "reproduce",
         "--all",
@@ -174,6 +184,8 @@ def test_all_runs_every_figures_runs_in_one_sweep_then_draws_each(tmp_path, monk
     stored = len(Store(tmp_path / "s"))
     assert stored == len({Store(tmp_path / "s").key(s) for f in two.values() for _, s in f.points(True)})
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == sorted(two)
+    # One sweep made them all; each figure's own found nothing left to run.
+    assert sweeps[0] >= stored and sweeps[1:] == [0, 0]
     assert cli.main(args) == 0 and len(Store(tmp_path / "s")) == stored
 
 
@@ -190,3 +202,8 @@ def test_validate_refuses_a_cluster_it_cannot_use_before_running_anything(pfabri
     pytest.importorskip("distributed")
     result = pfabric(pfabric_env, "validate", "--quick", "--figures", "pfabric-fig5a", *extra, timeout=60)
     assert_one_line_error(result, 2, expected)
+
+
+def test_validate_refuses_dask_for_the_theory_part_alone(pfabric_env):
+    result = pfabric(pfabric_env, "validate", "--only", "theory", "--dask", "tcp://127.0.0.1:9", timeout=60)
+    assert_one_line_error(result, 2, "--dask tcp://127.0.0.1:9: the theory part runs here")

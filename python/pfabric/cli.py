@@ -185,7 +185,9 @@ def _add_experiment_commands(commands) -> None:
         description="Theory (a lone flow = its ideal FCT to the picosecond on several fabrics, Ideal = "
         "M/G/1-SRPT on one bottleneck, pFabric near SRPT, load calibration, invariants and determinism over "
         "every scheme), then every figure of `pfabric reproduce` with its checks against the papers. Each row: "
-        "passed, diverges: explained (by an experiment the figure runs) or failed.",
+        "passed, diverges: explained (by an experiment the figure runs) or failed. The figures' runs go first, "
+        "in one sweep on -j workers (or --dask), with the theory part in one more process beside them (with "
+        "-j 1, in this process, first).",
     )
     validate.add_argument("--quick", action="store_true", help="quick figures (under 10 minutes on 2 cores)")
     validate.add_argument("--only", choices=("theory", "papers"), help="one part only")
@@ -406,6 +408,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    import tempfile
     import time
 
     from rich.console import Console
@@ -417,20 +420,23 @@ def _validate(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
     names = _figure_names(args.figures)
+    if args.only == "theory" and args.dask is not None:
+        raise _UsageError(f"--dask {args.dask}: the theory part runs here; give --dask with the papers' part")
     # The papers' runs go to the cluster with --dask (the theory's stay here): connect before anything runs.
-    executor = _executor(args) if args.only != "theory" else None
+    executor = _executor(args)
     console = Console(stderr=True)
     started = time.perf_counter()
     theory = None
+    workdir = tempfile.TemporaryDirectory(prefix="pfabric-validate-")
     try:
         if args.only != "papers":
             console.print("theory: lone flows, M/G/1-SRPT, load, invariants ...", markup=False)
             # The theory's runs are one long sequence: in a process beside the papers' sweep they fill the
             # cores its workers leave idle. With one job, one process: they run here first.
             if args.only == "theory" or (args.jobs or default_jobs()) == 1:
-                theory = validate.Done(validate.theory_checks(args.quick))
+                theory = validate.Done(validate.theory_checks(args.quick, workdir.name))
             else:
-                theory = validate.Background(validate.theory_checks, args.quick)
+                theory = validate.Background(validate.theory_checks, args.quick, workdir.name)
         papers = []
         if args.only != "theory":
             with _output_dir(args.out) as out:
@@ -443,6 +449,7 @@ def _validate(args: argparse.Namespace) -> int:
                     on_figure=lambda name, s: console.print(f"{name}: {s:.0f} s", markup=False),
                     on_runs=lambda n, s: console.print(f"papers: {n} new runs in {s:.0f} s", markup=False),
                     executor=executor,
+                    force=args.force,
                 )
         rows = (theory.result() if theory is not None else []) + papers
     except BaseException:
@@ -452,6 +459,7 @@ def _validate(args: argparse.Namespace) -> int:
     finally:
         if executor is not None:
             executor.close()
+        workdir.cleanup()
     seconds = time.perf_counter() - started
     table = Table(title=f"pfabric validate{' --quick' if args.quick else ''}", title_justify="left")
     for header in ("part", "figure / topic", "check", "ours", "reference", "verdict"):

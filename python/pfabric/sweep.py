@@ -24,6 +24,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -268,6 +269,9 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
         progress_queue = multiprocessing.Queue() if progress else None
         pool: Executor = ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
+            # Forked where Linux forks (Python 3.14 would default to a forkserver, whose workers are not our
+            # children: `die_with_parent` would end them at once).
+            mp_context=multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None,
             initializer=_init_worker,
             initargs=(progress_queue, os.getpid()),
         )

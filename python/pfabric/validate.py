@@ -15,6 +15,7 @@ runs) or "failed"; the command exits 1 if any row failed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import tempfile
@@ -288,9 +289,12 @@ def invariant_checks(flows: int) -> list[Check]:
     ]
 
 
-def theory_checks(quick: bool) -> list[Row]:
-    with tempfile.TemporaryDirectory(prefix="pfabric-validate-") as tmp:
-        folder = Path(tmp)
+def theory_checks(quick: bool, workdir: str | os.PathLike | None = None) -> list[Row]:
+    """The theory part's rows. Its traces go in `workdir` (the caller's to remove), or in a folder of its own."""
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="pfabric-validate-"))
+        folder = Path(workdir)
         checks = [lone_flow_check(folder)]
         checks.append(lone_flow_check(folder, {"name": "homa"}, "a lone Homa message's FCT"))
         checks.append(
@@ -309,22 +313,33 @@ def theory_checks(quick: bool) -> list[Row]:
 class Background:
     """A call run in a process of its own, started now, whose result (or exception) `result()` hands back.
 
-    A process, not a thread: the papers' sweep forks its workers later, and a fork while a thread of this
-    process holds a lock (an import's, say) leaves the worker waiting on it for ever. Started before any
-    such thread exists, this process is forked clean; it dies with the caller.
+    A process, not a thread, and a spawned one: the papers' sweep forks its workers later, and a fork while
+    another thread holds a lock (an import's, a Dask client's) leaves the forked process waiting on it for
+    ever; a spawned process starts from nothing. It dies with the caller, and leaves Ctrl-C to the caller
+    (who stops it), so an interrupt prints one line, not a traceback from each process.
     """
 
     def __init__(self, call: Callable[..., Any], *args: Any) -> None:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        from .sweep import die_with_parent
-
-        self._pool = ProcessPoolExecutor(max_workers=1, initializer=die_with_parent, initargs=(os.getpid(),))
+        self._pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_background_worker,
+            initargs=(os.getpid(),),
+        )
         self._future = self._pool.submit(call, *args)
 
     def result(self) -> Any:
+        from concurrent.futures.process import BrokenProcessPool
+
+        from .errors import SweepError
+
         try:
             return self._future.result()
+        except BrokenProcessPool as exc:
+            raise SweepError(f"the theory checks' process died ({exc})") from None
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -333,6 +348,15 @@ class Background:
         from .sweep import stop_workers
 
         stop_workers(self._pool)
+
+
+def _background_worker(parent_pid: int) -> None:
+    import signal
+
+    from .sweep import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
 
 
 @dataclass(frozen=True)
@@ -360,6 +384,7 @@ def paper_checks(
     on_figure: Callable[[str, float], Any] | None = None,
     on_runs: Callable[[int, float], Any] | None = None,
     executor: Any = None,
+    force: bool = False,
 ) -> list[Row]:
     """Every runnable figure, reproduced (runs already in `store` are reused), its checks as rows.
 
@@ -374,7 +399,7 @@ def paper_checks(
     figures = [FIGURES[name] for name in names or FIGURES if FIGURES[name].runnable]
     store = Store(store)
     started = time.perf_counter()
-    new = run_figures(figures, quick, store, jobs=jobs, executor=executor)
+    new = run_figures(figures, quick, store, jobs=jobs, executor=executor, force=force)
     if on_runs is not None:
         on_runs(new, time.perf_counter() - started)
     rows = []

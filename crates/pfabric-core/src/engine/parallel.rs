@@ -898,6 +898,16 @@ mod barrier_tests {
     /// release: with more threads than cores (waiters sleep at once) and with spinning ones.
     #[test]
     fn no_thread_passes_early_and_none_sleeps_through_a_release() {
+        // A thread asleep through its release would hang the test: fail it instead, after a generous deadline.
+        let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watched = finished.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(120));
+            if !watched.load(Ordering::Acquire) {
+                eprintln!("barrier_tests: a thread slept through a release (no progress in 120 s)");
+                std::process::abort();
+            }
+        });
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         for threads in [2, cores + 2] {
             let barrier = WindowBarrier::new(threads);
@@ -923,5 +933,6 @@ mod barrier_tests {
             });
             assert_eq!(arrived.into_inner(), WINDOWS * threads);
         }
+        finished.store(true, Ordering::Release);
     }
 }

@@ -18,8 +18,9 @@
 //!   send (unscheduled, granted, or asked again), the one with the fewest packets left first.
 //! - Losses: a receiver that has heard nothing of an incomplete message for `resend_after`, while some of
 //!   what it permitted is missing, asks for the first missing packet again (RESEND, section 3.7), waiting twice
-//!   as long before each further RESEND until a packet arrives (a timeout shorter than a round trip would
-//!   otherwise flood the fabric with copies of packets still on their way). A sender
+//!   as long before each further RESEND until a new packet arrives (a copy of one held does not count: a
+//!   message starved behind higher levels would otherwise be asked again and again, each copy restarting the
+//!   wait, and flood the fabric with copies of packets still on their way). A sender
 //!   that has heard nothing back of a message [`SENDER_RETRY_FACTOR`] times that long after its last packet
 //!   left sends the first packet again, so a message whose every packet was lost is still heard of (Homa
 //!   leaves that case to the RPC layer's timeout; a message merely waiting for its grants costs one packet
@@ -195,10 +196,10 @@ struct Inbound {
     /// The scheduled level its last grant carried.
     priority: u64,
     started: Time,
-    /// Its last packet's arrival, or its last RESEND: when the receiver may next ask again.
+    /// Its last new packet's arrival, its last grant or its last RESEND: when the receiver may next ask again.
     last_heard: Time,
-    /// RESENDs since its last arrival: each doubles the silence before the next (a timeout shorter than a
-    /// round trip asks for packets still on their way; doubling keeps that from flooding the fabric).
+    /// RESENDs since its last new packet: each doubles the silence before the next (a packet starved behind
+    /// higher levels looks lost; doubling keeps the copies asked for few).
     resends: u32,
 }
 
