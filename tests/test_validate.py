@@ -109,3 +109,32 @@ def test_the_papers_part_runs_on_the_executor_given(tmp_path):
         True, str(tmp_path / "store"), str(tmp_path / "out"), None, names=["pfabric-fig5a"], executor=executor
     )
     assert executor.calls > 0 and rows and not validate.failed(rows)
+
+
+def test_a_part_replaces_its_figures_rows_in_a_table_made_in_parts_and_the_totals_follow():
+    table = """# Fidelity
+
+Made in parts: 2 passed, 0 diverge with an explaining experiment, 0 failed.
+
+| part | figure / topic | check | ours | reference | verdict |
+| --- | --- | --- | --- | --- | --- |
+| theory | queueing and invariants | lone flow | exact | exact | passed |
+| papers | fig-a | old check | 1 | 1 | passed |
+
+A note after the table.
+"""
+    part = validate.markdown(
+        [
+            validate.Row("papers", "fig-a", Check("new check", "2", "1", False)),
+            validate.Row("papers", "fig-b", Check("another", "x", "y", False, explained="a sweep")),
+        ],
+        1.0,
+        False,
+        "pfabric validate",
+    )
+    merged = validate.merge_markdown(table, part)
+    assert "old check" not in merged and "| papers | fig-a | new check | 2 | 1 | failed |" in merged
+    assert merged.index("fig-a") < merged.index("fig-b") < merged.index("A note after the table.")
+    assert "lone flow" in merged  # other parts' rows stay
+    assert "Made in parts: 1 passed, 1 diverge with an explaining experiment, 1 failed." in merged
+    assert validate.merge_markdown(merged, part) == merged  # merging the same part again changes nothing

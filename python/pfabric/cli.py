@@ -205,6 +205,12 @@ def _add_experiment_commands(commands) -> None:
         help="figures folder (default results/figures)",
     )
     validate.add_argument("--write", metavar="MD", help="also write the table as Markdown (e.g. FIDELITY.md)")
+    validate.add_argument(
+        "--merge-into",
+        metavar="MD",
+        help="also put this run's rows into MD, a table made in parts (FIDELITY-paper.md): its rows of the same "
+        "figures are replaced, new figures' rows added, its totals recounted",
+    )
     validate.set_defaults(handler=_validate)
 
     report = commands.add_parser(
@@ -485,6 +491,15 @@ def _validate(args: argparse.Namespace) -> int:
             )
         except OSError as exc:
             raise _UsageError(f"--write {args.write}: cannot write ({exc.strerror or exc})") from None
+    if args.merge_into:
+        try:
+            table = Path(args.merge_into).read_text(encoding="utf-8")
+            part = validate.markdown(rows, seconds, args.quick, "pfabric validate")
+            Path(args.merge_into).write_text(validate.merge_markdown(table, part), encoding="utf-8")
+        except OSError as exc:
+            raise _UsageError(
+                f"--merge-into {args.merge_into}: cannot update ({exc.strerror or exc})"
+            ) from None
     return EXIT_FAILED if bad else EXIT_OK
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -415,6 +416,46 @@ def paper_checks(
 
 def failed(rows: Iterable[Row]) -> list[Row]:
     return [r for r in rows if not r.check.settled]
+
+
+_ROW = re.compile(r"^\| (theory|papers) \| ((?:[^|\\]|\\.)*?) \|")
+_COUNTS = re.compile(r"\d+ passed, \d+ diverge with an explaining experiment, \d+ failed\.")
+
+
+def merge_markdown(table: str, part: str) -> str:
+    """`table` (a FIDELITY file made in parts) with the rows of `part` (another validate's Markdown) in place
+    of its rows for the same figures or theory topic; rows of new figures go after the last row. The first
+    count line ("N passed, M diverge ..., K failed.") is recounted over the whole table; the rest of the
+    prose is the caller's to keep true."""
+
+    def source(line: str) -> tuple[str, str] | None:
+        m = _ROW.match(line)
+        return (m.group(1), m.group(2)) if m else None
+
+    new: dict[tuple[str, str], list[str]] = {}
+    for line in part.splitlines():
+        if (key := source(line)) is not None:
+            new.setdefault(key, []).append(line)
+    out: list[str] = []
+    placed: set[tuple[str, str]] = set()
+    for line in table.splitlines():
+        key = source(line)
+        if key in new:
+            if key not in placed:
+                out += new[key]
+                placed.add(key)
+            continue
+        out.append(line)
+    rows_at = [i for i, line in enumerate(out) if source(line) is not None]
+    last = rows_at[-1] + 1 if rows_at else len(out)
+    out[last:last] = [line for key, lines in new.items() if key not in placed for line in lines]
+    verdicts = [line.rstrip(" |").rsplit("|", 1)[-1].strip() for line in out if source(line) is not None]
+    counts = (
+        f"{sum(v == 'passed' for v in verdicts)} passed, "
+        f"{sum(v.startswith('diverges') for v in verdicts)} diverge with an explaining experiment, "
+        f"{sum(v == 'failed' for v in verdicts)} failed."
+    )
+    return _COUNTS.sub(counts, "\n".join(out) + "\n", count=1)
 
 
 def markdown(rows: list[Row], seconds: float, quick: bool, command: str) -> str:
