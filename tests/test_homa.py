@@ -106,8 +106,7 @@ def test_the_homa_figures_incast_check_bounds_the_gap_and_the_drops(monkeypatch)
     from pfabric.figures import homa
 
     # A run here is its request's completion time (the best possible is 1 s) and its drops.
-    monkeypatch.setattr(homa, "request_completion_s", lambda r: r.finish_s)
-    monkeypatch.setattr(homa, "best_fan_in_finish_s", lambda r: 1.0)
+    monkeypatch.setattr(homa, "over_best", lambda r: r.finish_s / 1.0 - 1)
 
     def incast(senders: int, finish_s: float, dropped: int = 0):
         labels = {"incast": True, "senders": senders, "scheme": "Homa"}

@@ -19,7 +19,7 @@ from .._native import scheme_names, scheme_parameters
 from ..errors import ScenarioError
 from ..metrics import SIZE_BINS, normalized_fct
 from ..plots import _pyplot, _save, apply_title_note, fit_legends
-from ..presets import Check
+from ..presets import Check, _fan_in, best_fan_in_finish_s, request_completion_s
 from ..result import RunResult
 from ..scenario import Scenario
 
@@ -409,3 +409,19 @@ def by_run_length(done: Done, metric: Callable[[RunResult], float], scheme: str)
         if labels.get("sweep") == "run length" or labels.get("workload") == "web search":
             out[int(result.summary["flows_total"])] = metric(result)
     return dict(sorted(out.items()))
+
+
+# The pFabric paper's incast (its Fig. 6): one request of 100 MB striped over N senders to one host, at once,
+# on its fabric. pHost's, Homa's and NDP's figures run it.
+PFABRIC_INCAST_SENDERS = (5, 20, 50)
+PFABRIC_INCAST_BYTES = 100_000_000
+
+
+def pfabric_incast_scenario(scheme: str, senders: int) -> Scenario:
+    """The pFabric paper's incast over `senders` senders, for host scheme `scheme`."""
+    return Scenario.from_dict(_fan_in(senders, scheme={"name": scheme}, total_bytes=PFABRIC_INCAST_BYTES))
+
+
+def over_best(result: RunResult) -> float:
+    """How far a fan-in's request completion is above the best possible (0.01: 1% over)."""
+    return request_completion_s(result) / best_fan_in_finish_s(result) - 1

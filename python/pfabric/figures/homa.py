@@ -34,9 +34,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..presets import Check, _fan_in, best_fan_in_finish_s, request_completion_s
-from ..scenario import Scenario
-from .common import Done, line_panels, poisson, select
+from ..presets import Check, best_fan_in_finish_s, request_completion_s
+from .common import (
+    PFABRIC_INCAST_BYTES,
+    PFABRIC_INCAST_SENDERS,
+    Done,
+    line_panels,
+    over_best,
+    pfabric_incast_scenario,
+    poisson,
+    select,
+)
 from .figure import Figure
 
 WORKLOADS = {
@@ -58,9 +66,6 @@ GROUPS = 10
 ROUGHLY_EQUAL = 0.10
 ALMOST_ALL = 0.90
 TIE = 0.01
-# The pFabric paper's incast (Fig. 6): one request of 100 MB striped over N senders, at once.
-INCAST_SENDERS = (5, 20, 50)
-INCAST_BYTES = 100_000_000
 INCAST_WITHIN = 0.01
 
 
@@ -72,11 +77,8 @@ def points(quick: bool) -> list:
         for label, name in SCHEMES.items()
     ]
     incast = [
-        (
-            {"incast": True, "senders": n, "scheme": "Homa"},
-            Scenario.from_dict(_fan_in(n, scheme={"name": "homa"}, total_bytes=INCAST_BYTES)),
-        )
-        for n in INCAST_SENDERS
+        ({"incast": True, "senders": n, "scheme": "Homa"}, pfabric_incast_scenario("homa", n))
+        for n in PFABRIC_INCAST_SENDERS
     ]
     return loaded + incast
 
@@ -154,10 +156,10 @@ def incast_near_best(done: Done) -> Check | None:
     runs = {labels["senders"]: r for labels, r in select(done, incast=True)}
     if not runs:
         return None
-    over = {n: request_completion_s(r) / best_fan_in_finish_s(r) - 1 for n, r in sorted(runs.items())}
+    over = {n: over_best(r) for n, r in sorted(runs.items())}
     dropped = sum(r.stats["data_packets_dropped"] for r in runs.values())
     return Check(
-        f"the pFabric paper's incast ({INCAST_BYTES // 10**6} MB striped over N senders): Homa's request "
+        f"the pFabric paper's incast ({PFABRIC_INCAST_BYTES // 10**6} MB striped over N senders): Homa's request "
         f"completes within {INCAST_WITHIN:.0%} of the best possible, no packet dropped",
         ", ".join(f"{n} senders {v:+.2%}" for n, v in over.items()) + f"; {dropped} dropped",
         f"within {INCAST_WITHIN:.0%} (ours: the claim has no number for this set-up); pFabric Fig. 6 set-up",

@@ -40,9 +40,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..presets import Check, _fan_in, best_fan_in_finish_s, request_completion_s
+from ..presets import Check, best_fan_in_finish_s, request_completion_s
 from ..scenario import Scenario
-from .common import Done, line_panels, select
+from .common import (
+    PFABRIC_INCAST_BYTES,
+    PFABRIC_INCAST_SENDERS,
+    Done,
+    line_panels,
+    over_best,
+    pfabric_incast_scenario,
+    select,
+)
 from .figure import Figure
 
 PACKET = {"mss_bytes": 9_000, "header_bytes": 64}
@@ -115,8 +123,6 @@ BARELY_ONE = (1.0, 1.3)
 MECHANISM_FLIP = (100, 200)
 FIG16_WITHIN = 0.02
 # The pFabric paper's incast (its Figure 6), as the pHost figure runs it.
-PFABRIC_INCAST_SENDERS = (5, 20, 50)
-PFABRIC_INCAST_BYTES = 100_000_000
 
 
 def scenario(k: int, senders: int, flow_bytes: int, window: int) -> Scenario:
@@ -139,9 +145,10 @@ def points(quick: bool) -> list:
             )
     for n in FIG16_SIZES_QUICK if quick else tuple(AUTHORS_FIG16_S):
         out.append(({"figure": "16", "window": 23, "senders": n}, scenario(FIG16_K, n, FIG16_BYTES, 23)))
-    for n in PFABRIC_INCAST_SENDERS:
-        fan_in = _fan_in(n, scheme={"name": "ndp"}, total_bytes=PFABRIC_INCAST_BYTES)
-        out.append(({"figure": "pfabric-6", "senders": n}, Scenario.from_dict(fan_in)))
+    out += [
+        ({"figure": "pfabric-6", "senders": n}, pfabric_incast_scenario("ndp", n))
+        for n in PFABRIC_INCAST_SENDERS
+    ]
     return out
 
 
@@ -284,7 +291,7 @@ def pfabric_incast(done: Done) -> Check | None:
     runs = {labels["senders"]: r for labels, r in select(done, figure="pfabric-6")}
     if not runs:
         return None
-    over = {n: request_completion_s(r) / best_fan_in_finish_s(r) - 1 for n, r in sorted(runs.items())}
+    over = {n: over_best(r) for n, r in sorted(runs.items())}
     return Check(
         f"the pFabric paper's incast ({PFABRIC_INCAST_BYTES // 10**6} MB striped over N senders, its 144-host "
         f"fabric): the request completes within {WITHIN_OPTIMAL:.0%} of the best possible",

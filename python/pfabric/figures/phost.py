@@ -28,13 +28,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..presets import Check, _fan_in, best_fan_in_finish_s, request_completion_s
-from ..scenario import Scenario
+from ..presets import Check, best_fan_in_finish_s, request_completion_s
 from .common import (
     LOAD,
     LOADS,
     LOADS_QUICK,
     NFCT,
+    PFABRIC_INCAST_BYTES,
+    PFABRIC_INCAST_SENDERS,
     SMALL,
     WORKLOADS,
     Done,
@@ -44,6 +45,7 @@ from .common import (
     flows_for,
     line_panels,
     mean_nfct,
+    pfabric_incast_scenario,
     poisson,
     scheme_lines,
     select,
@@ -54,8 +56,6 @@ from .figure import Figure
 SCHEMES = ("pFabric", "pHost", "Ideal")
 # The abstract's "within 4% for typical conditions", at the load the authors' scripts run.
 CLAIM_LOAD, WITHIN = 0.6, 0.04
-INCAST_SENDERS = (5, 20, 50)
-INCAST_BYTES = 100_000_000
 # The receiver's grant pacing leaves 40 of every 1540 bytes for control packets: the best a granted transfer does.
 GRANT_HEADROOM = 40 / 1500
 INCAST_ALLOWANCE = 0.01
@@ -89,9 +89,9 @@ def points(quick: bool) -> list:
     out += [
         (
             {"incast": True, "senders": n, "scheme": "pHost"},
-            Scenario.from_dict(_fan_in(n, scheme={"name": "phost"}, total_bytes=INCAST_BYTES)),
+            pfabric_incast_scenario("phost", n),
         )
-        for n in INCAST_SENDERS
+        for n in PFABRIC_INCAST_SENDERS
     ]
     return out
 
@@ -160,7 +160,7 @@ def beside_the_claim(done: Done, workload: str, at: dict[str, float]) -> str:
 
 
 def incast_near_best(done: Done) -> Check | None:
-    runs = select(done, incast=True, senders=max(INCAST_SENDERS))
+    runs = select(done, incast=True, senders=max(PFABRIC_INCAST_SENDERS))
     if not runs:
         return None
     result = runs[0][1]
@@ -168,7 +168,7 @@ def incast_near_best(done: Done) -> Check | None:
     over = rct / best - 1
     bound = GRANT_HEADROOM + INCAST_ALLOWANCE
     return Check(
-        f"incast, {INCAST_BYTES // 10**6} MB over {max(INCAST_SENDERS)} senders: pHost's request completes within "
+        f"incast, {PFABRIC_INCAST_BYTES // 10**6} MB over {max(PFABRIC_INCAST_SENDERS)} senders: pHost's request completes within "
         f"its grant pacing's headroom ({GRANT_HEADROOM:.1%}) plus 1 point of the best possible",
         f"{rct * 1e3:.2f} ms against {best * 1e3:.2f} ms: {over * 100:+.1f}%",
         f"at most {bound:.1%} over (ours; the pFabric paper's Fig. 6 set-up)",
@@ -207,7 +207,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
         _, best = series(incast, "senders", lambda r: best_fan_in_finish_s(r) * 1e3)
         panels.append(
             {
-                "title": f"incast: {INCAST_BYTES // 10**6} MB over N senders",
+                "title": f"incast: {PFABRIC_INCAST_BYTES // 10**6} MB over N senders",
                 "xlabel": "number of senders",
                 "ylabel": "request completion time (ms)",
                 "lines": [("pHost", xs, ys), ("best possible (with headers)", xs, best)],
