@@ -440,7 +440,7 @@ def _validate(args: argparse.Namespace) -> int:
             # The theory's runs are one long sequence: in a process beside the papers' sweep they fill the
             # cores its workers leave idle. With one job, one process: they run here first.
             if args.only == "theory" or (args.jobs or default_jobs()) == 1:
-                theory = validate.Done(validate.theory_checks(args.quick, workdir.name))
+                theory = validate.Ready(validate.theory_checks(args.quick, workdir.name))
             else:
                 theory = validate.Background(validate.theory_checks, args.quick, workdir.name)
         papers = []

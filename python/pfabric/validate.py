@@ -361,7 +361,7 @@ def _background_worker(parent_pid: int) -> None:
 
 
 @dataclass(frozen=True)
-class Done:
+class Ready:
     """A result at hand, with `Background`'s `result()`."""
 
     value: Any
