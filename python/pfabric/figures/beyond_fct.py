@@ -2,8 +2,11 @@
 Ideal. Web search and data mining, normalized FCT by flow size and the small flows' 99th percentile vs load.
 
 The fabric, workloads, loads and bins are Figure 7's (its TCP, DCTCP, pFabric and Ideal runs are shared
-through the store); each later scheme runs with its own paper's parameters (`pfabric schemes`). Today: PIAS
-(Bai et al., NSDI 2015), information-agnostic, DCTCP hosts demoted through 8 priority queues by bytes sent.
+through the store); each later scheme runs with its own paper's parameters (`pfabric schemes`): PIAS (Bai et
+al., NSDI 2015), information-agnostic, DCTCP hosts demoted through 8 priority queues by bytes sent; and the
+receiver-driven schemes, pHost (Gao et al., CoNEXT 2015), Homa (Montazeri et al., SIGCOMM 2018) and NDP (Handley
+et al., SIGCOMM 2017). Their own papers' claims are checked in their own figures (`phost`, `homa`, `ndp`); here they
+are drawn beside the others on the same runs (pHost's are the `phost` figure's, shared through the store).
 
 Checked against PIAS's paper, its abstract (the NSDI 2015 and IEEE/ACM ToN versions): PIAS "reduces FCT by up
 to 50% compared to DCTCP" (read as the small flows' mean, the bin where PIAS acts: its largest reduction
@@ -50,7 +53,7 @@ from .figure import Figure
 
 # PIAS's paper measures against its own DCTCP: PIAS's hosts and buffer with one queue (common.SCHEMES).
 PIAS_DCTCP = "DCTCP (PIAS set-up)"
-SCHEMES = ("TCP", "DCTCP", "pFabric", "PIAS", PIAS_DCTCP, "Ideal")
+SCHEMES = ("TCP", "DCTCP", "pFabric", "PIAS", PIAS_DCTCP, "pHost", "Homa", "NDP", "Ideal")
 PANELS = (
     ("(0, 100KB]: average", SMALL, "mean_normalized_fct"),
     ("(0, 100KB]: 99th percentile", SMALL, "p99_normalized_fct"),
@@ -268,14 +271,14 @@ FIGURE = Figure(
     paper="PIAS",
     title="Beyond pFabric: FCT of the schemes that followed it",
     shows="(0,100KB] mean and p99, (100KB,10MB] and (10MB,inf) means vs load, web search and data mining: "
-    "TCP, DCTCP, pFabric, PIAS, Ideal",
-    schemes=("tcp", "dctcp", "pfabric", "pias", "ideal"),
+    "TCP, DCTCP, pFabric, PIAS, pHost, Homa, NDP, Ideal",
+    schemes=("tcp", "dctcp", "pfabric", "pias", "phost", "homa", "ndp", "ideal"),
     points=points,
     plot=plot,
     checks=checks,
     table=fct_table,
     notes=(
-        "Shares Figure 7's TCP, DCTCP, pFabric and Ideal runs through the store.",
+        "Shares Figure 7's TCP, DCTCP, pFabric and Ideal runs and the pHost figure's pHost runs through the store.",
         (
             f"PIAS and its DCTCP also run on PIAS's simulation fabric (host delay {PIAS_HOST_DELAY_US:g} us per "
             f"host link, its authors' scripts) at every load, and at load {SWEEP_LOAD} over host delays "

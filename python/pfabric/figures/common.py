@@ -52,6 +52,8 @@ SCHEMES: dict[str, dict[str, Any]] = {
     # minimum RTO), buffer and per-port ECN marking: the pias bundle over a drop-tail FIFO.
     "DCTCP (PIAS set-up)": {"name": "pias", "switch": "droptail"},
     "pHost": {"name": "phost"},
+    "Homa": {"name": "homa"},
+    "NDP": {"name": "ndp"},
 }
 # Line styles per label, stable across figures.
 STYLE: dict[str, dict[str, Any]] = {
@@ -71,6 +73,8 @@ STYLE: dict[str, dict[str, Any]] = {
     "PIAS": {"color": "tab:gray", "marker": "D"},
     "DCTCP (PIAS set-up)": {"color": "tab:green", "marker": "^", "linestyle": ":"},
     "pHost": {"color": "tab:pink", "marker": "*"},
+    "Homa": {"color": "goldenrod", "marker": "h"},
+    "NDP": {"color": "teal", "marker": "p"},
 }
 
 WORKLOADS = {"web search": "websearch", "data mining": "datamining"}
