@@ -20,7 +20,7 @@ const PINNED: &[(&str, u64)] = &[
     ("pfabric-linerate", 0xdd10522b504b6077),
     ("pdq", 0xe095c2e30f037200),
     ("phost", 0x2fc65d662710d854),
-    ("homa", 0x52fa9c5b4795fd43),
+    ("homa", 0x16849a6091b14dca),
     ("ndp", 0xe65ccc5a13db29cf),
     ("ideal", 0x9847063013070881),
     ("prio-queues", 0x1d5362a3f31d8ee7),

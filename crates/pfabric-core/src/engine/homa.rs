@@ -94,7 +94,8 @@ impl Simulation {
     }
 
     /// The sender's turn: once its NIC has nothing queued, the best packet it may send, and a look again when
-    /// that packet has left.
+    /// that packet has left if another may follow it (else a grant, a RESEND, a new message or a retry arms the
+    /// next look: a look that would find nothing is never scheduled).
     fn homa_send(&mut self, host: u32) {
         let now = self.now;
         let nic = self.topo.nic_port(host);
@@ -119,8 +120,10 @@ impl Simulation {
             out.push(pkt);
             self.send_from_host(host, &mut out);
             self.out = out;
-            let drained = self.drains_at(nic);
-            self.homa_arm(host, SEND, drained);
+            if next.more {
+                let drained = self.drains_at(nic);
+                self.homa_arm(host, SEND, drained);
+            }
             if next.waits {
                 let retry = now + self.homa.as_ref().unwrap().params.sender_retry();
                 self.homa_arm(host, CHECK, retry);

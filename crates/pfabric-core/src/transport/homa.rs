@@ -394,6 +394,9 @@ pub struct ToSend {
     pub retransmit: bool,
     /// The message has nothing more it may send now: its silence counts from this packet.
     pub waits: bool,
+    /// Another packet (of this message or another) may go after this one: the sender looks again when its NIC
+    /// drains. Without one it looks again only when a grant, a RESEND, a new message or a retry comes.
+    pub more: bool,
 }
 
 impl Outbound {
@@ -455,12 +458,19 @@ impl Outbox {
     /// The packet to send at `now`, if any: the message with the fewest packets left to send first (ties: the
     /// lower flow id), a packet asked for again before a new one.
     pub fn next(&mut self, p: &HomaParams, now: Time) -> Option<ToSend> {
-        let (i, _) = self
-            .messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| !m.resend.is_empty() || m.next < m.permitted)
-            .min_by_key(|(_, m)| (m.npkts - m.next + m.resend.len() as u32, m.flow))?;
+        let mut best: Option<(usize, (u32, u32))> = None;
+        let mut ready = 0u32;
+        for (i, m) in self.messages.iter().enumerate() {
+            if m.waits() {
+                continue;
+            }
+            ready += 1;
+            let key = (m.npkts - m.next + m.resend.len() as u32, m.flow);
+            if best.is_none_or(|(_, k)| key < k) {
+                best = Some((i, key));
+            }
+        }
+        let (i, _) = best?;
         let m = &mut self.messages[i];
         m.last_heard = now;
         let (seq, retransmit) = match m.resend.pop() {
@@ -471,7 +481,8 @@ impl Outbox {
             }
         };
         let priority = if seq < p.rtt_pkts { p.unscheduled_priority(m.npkts) } else { m.sched_priority };
-        Some(ToSend { flow: m.flow, seq, priority, retransmit, waits: m.waits() })
+        let waits = m.waits();
+        Some(ToSend { flow: m.flow, seq, priority, retransmit, waits, more: ready > 1 || !waits })
     }
 
     /// Messages that have sent everything they may and heard nothing for `resend_after`: their first packet
@@ -638,14 +649,17 @@ mod tests {
         let mut o = Outbox::default();
         o.open(&p, 1, 10, 0);
         o.open(&p, 2, 3, 0);
-        let sent: Vec<(u32, u32)> = std::iter::from_fn(|| o.next(&p, 0)).map(|t| (t.flow, t.seq)).collect();
-        assert_eq!(sent, vec![(2, 0), (2, 1), (1, 0), (1, 1)]);
+        let sent: Vec<(u32, u32, bool)> =
+            std::iter::from_fn(|| o.next(&p, 0)).map(|t| (t.flow, t.seq, t.more)).collect();
+        // `more`: another packet may follow, so the sender looks again when its NIC drains; after the last one
+        // it may send, it waits for a grant.
+        assert_eq!(sent, vec![(2, 0, true), (2, 1, true), (1, 0, true), (1, 1, false)]);
         o.on_grant(&Grant { flow: 1, to: 0, offset: 3, priority: 6, resend: None }, 5);
         o.on_grant(&Grant { flow: 2, to: 0, offset: 2, priority: 1, resend: Some(0) }, 5);
         let resent = o.next(&p, 5).unwrap();
-        assert_eq!((resent.flow, resent.seq, resent.retransmit), (2, 0, true));
+        assert_eq!((resent.flow, resent.seq, resent.retransmit, resent.more), (2, 0, true, true));
         let granted = o.next(&p, 5).unwrap();
-        assert_eq!((granted.flow, granted.seq, granted.priority), (1, 2, 6));
+        assert_eq!((granted.flow, granted.seq, granted.priority, granted.more), (1, 2, 6, false));
         assert_eq!(o.next(&p, 5), None);
     }
 
