@@ -498,3 +498,10 @@ def test_an_explicit_arrival_rate_may_overload_and_the_summary_says_so():
     assert hot.stats["target_load"] > 1
     assert any("overloaded" in w for w in hot.summary["warnings"])
     assert hot.summary["flows_unfinished"] > 0
+    # The goodput of an overloaded run: every finished flow's bytes and part of the others', never more.
+    size = hot.flows.column("size_bytes").to_numpy()
+    finished = hot.flows.column("finished").to_numpy()
+    assert size[finished].sum() < hot.stats["data_bytes_received"] < size.sum()
+    assert calm.stats["data_bytes_received"] == (
+        calm.flows.column("size_bytes").to_numpy().sum()
+    )

@@ -115,3 +115,46 @@ def test_the_homa_figures_incast_check_bounds_the_gap_and_the_drops(monkeypatch)
     assert homa.incast_near_best([incast(5, 1.005), incast(20, 1.009)]).passed
     assert not homa.incast_near_best([incast(5, 1.005), incast(20, 1.02)]).passed  # 2% over: beyond 1%
     assert not homa.incast_near_best([incast(5, 1.005), incast(20, 1.005, dropped=3)]).passed
+
+
+def _cut_run(horizon_s, offered_sizes, starts, received):
+    """A made-up run stopped at `horizon_s`: messages of `offered_sizes` arriving at `starts`, `received` bytes
+    taken in new by their receivers."""
+    from types import SimpleNamespace
+
+    import pyarrow as pa
+
+    flows = pa.table({"size_bytes": offered_sizes, "start_s": starts})
+    return SimpleNamespace(flows=flows, stats={"sim_time_ps": horizon_s * 1e12, "data_bytes_received": received})
+
+
+def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_strictly():
+    """The deficit is the share of the bytes offered between the two horizons not delivered meanwhile (arrivals
+    after a run's end are not offered to it); a scheme keeps up at 2% at most; its sustainable load is the
+    highest up to which it keeps up at every load; and Homa must sustain strictly more than each other."""
+    from pfabric.figures import homa
+
+    sizes, starts = [100.0] * 40, [i * 0.001 for i in range(40)]  # 100 bytes each ms, for 40 ms
+
+    def pair(scheme, load, lost_at_10, lost_at_20):
+        # By 10 ms 11 messages arrived (1,100 bytes), by 20 ms 21 (2,100): 1,000 bytes offered in between.
+        return [
+            ({"sustain": True, "workload": "W2", "load": load, "scheme": scheme, "horizon_s": h},
+             _cut_run(h, sizes, starts, offered - lost))
+            for h, offered, lost in ((0.01, 1100, lost_at_10), (0.02, 2100, lost_at_20))
+        ]
+
+    done = []
+    for load, homa_lost, pfabric_lost, pias_lost in ((0.8, 5, 5, 5), (0.9, 20, 230, 20)):
+        done += pair("Homa", load, 0, homa_lost)  # 0.5% then 2.0%: keeps up at both
+        done += pair("pFabric", load, 0, pfabric_lost)  # 23% at 0.9
+        done += pair("PIAS", load, 0, pias_lost)
+    deficits = homa.deficits(done)
+    assert deficits["pFabric"] == pytest.approx({0.8: 0.005, 0.9: 0.23})
+    assert homa.sustained_load(deficits["Homa"]) == 0.9
+    assert homa.sustained_load(deficits["pFabric"]) == 0.8
+    assert homa.sustained_load({0.8: 0.03, 0.9: 0.01}) == 0  # failing the lowest: none (a later pass counts not)
+    over_pfabric, over_pias = homa.sustains_more(done)
+    assert over_pfabric.passed and "pFabric 0.8 (0.8: 0.5%, 0.9: 23.0%)" in over_pfabric.ours, over_pfabric.ours
+    assert not over_pias.passed  # equal is not higher
+    assert "below 0.8" in homa.sustains_more(done + pair("pHost", 0.8, 0, 100))[1].ours

@@ -460,6 +460,15 @@ impl Simulation {
         &self.counters
     }
 
+    /// Payload bytes delivered new to their receivers by the end of the run (goodput); for the flow-level
+    /// Ideal, the bytes its schedule served.
+    pub fn data_bytes_received(&self) -> u64 {
+        match &self.ideal {
+            Some(ideal) => ideal.served_bytes(self.now, &self.flows),
+            None => self.counters.data_bytes_received,
+        }
+    }
+
     pub fn topology(&self) -> &Topology {
         &self.topo
     }
@@ -1161,6 +1170,7 @@ impl Simulation {
             }
             self.counters.flows_finished += 1;
         }
+        self.counters.note_received(arrival.is_new_data(), pkt.payload);
         if arrival != Arrival::Old {
             if let Some(s) = &mut self.sampler {
                 if let Some(bytes) = s.delivered.get_mut(pkt.flow as usize) {

@@ -35,6 +35,8 @@ pub struct IdealScheduler {
     dst_busy: Vec<bool>,
     /// When the current schedule started.
     since: Time,
+    /// Bytes of the flows it has served in full.
+    served_bytes: u64,
 }
 
 impl IdealScheduler {
@@ -47,6 +49,7 @@ impl IdealScheduler {
             src_busy: vec![false; hosts as usize],
             dst_busy: vec![false; hosts as usize],
             since: 0,
+            served_bytes: 0,
         }
     }
 
@@ -73,6 +76,7 @@ impl IdealScheduler {
                     let rec = &mut flows[a.id as usize];
                     let latency = rec.ideal_fct - self.work_ps(rec.size_bytes).min(rec.ideal_fct);
                     rec.finish = now + latency;
+                    self.served_bytes += rec.size_bytes;
                     finished += 1;
                     self.active.swap_remove(i);
                     self.running.swap_remove(i);
@@ -82,6 +86,25 @@ impl IdealScheduler {
             i += 1;
         }
         finished
+    }
+
+    /// The flow-level goodput up to `now`: the bytes of the flows served in full, and the share of each active
+    /// flow's bytes its schedule has served (the flow-level counterpart of the packet-level schemes'
+    /// `data_bytes_received`; a byte counts when served, a path's latency before it arrives).
+    pub fn served_bytes(&self, now: Time, flows: &[FlowRecord]) -> u64 {
+        let elapsed = now.saturating_sub(self.since);
+        let partial: u64 = self
+            .active
+            .iter()
+            .zip(&self.running)
+            .map(|(a, &run)| {
+                let size = flows[a.id as usize].size_bytes;
+                let work = self.work_ps(size).max(1);
+                let left = if run { a.remaining.saturating_sub(elapsed) } else { a.remaining };
+                (size as u128 * (work - left.min(work)) as u128 / work as u128) as u64
+            })
+            .sum();
+        self.served_bytes + partial
     }
 
     pub fn add(&mut self, id: u32, src: u32, dst: u32, size_bytes: u64) {

@@ -145,6 +145,7 @@ pub fn run_stats(sim: &Simulation) -> Vec<(&'static str, f64)> {
         ("control_packets_delivered", c.control_packets_delivered as f64),
         ("control_packets_dropped", c.control_packets_dropped as f64),
         ("offered_wire_bytes", c.offered_wire_bytes as f64),
+        ("data_bytes_received", sim.data_bytes_received() as f64),
         ("peak_active_flows", c.peak_active_flows as f64),
         ("peak_live_packets", c.peak_live_packets as f64),
         ("hosts", sim.topology().hosts as f64),

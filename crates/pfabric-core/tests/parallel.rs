@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use pfabric_core::results::{flow_columns, port_columns, run_stats, Column};
 use pfabric_core::sim::rng::Rng;
+use pfabric_core::metrics::UNFINISHED;
 use pfabric_core::{ScenarioConfig, Simulation};
 use serde_json::{json, Value};
 
@@ -51,6 +52,10 @@ fn check_conservation(sim: &Simulation, label: &str) {
     let hops: u64 = (0..ports).map(|p| sim.port_counters(p).tx_packets).sum();
     assert_eq!(hops, c.packet_hops, "{label}");
     assert!(sim.flows().iter().all(|f| f.finish >= f.start + f.ideal_fct), "{label}: slowdown >= 1");
+    let finished: u64 = sim.flows().iter().filter(|f| f.finish != UNFINISHED).map(|f| f.size_bytes).sum();
+    let all: u64 = sim.flows().iter().map(|f| f.size_bytes).sum();
+    let got = sim.data_bytes_received();
+    assert!(finished <= got && got <= all, "{label}: goodput {got} outside [{finished}, {all}]");
 }
 
 fn fat_tree(k: u32, routing: &str) -> Value {

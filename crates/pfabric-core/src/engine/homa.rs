@@ -221,7 +221,9 @@ impl Simulation {
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
-        if conn.receiver.on_packet(pkt.seq) != Arrival::Completes {
+        let arrival = conn.receiver.on_packet(pkt.seq);
+        self.counters.note_received(arrival.is_new_data(), pkt.payload);
+        if arrival != Arrival::Completes {
             self.pool.release(id);
             return;
         }

@@ -206,6 +206,7 @@ impl Simulation {
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
         let arrival = conn.receiver.on_packet(pkt.seq);
         let cum = conn.receiver.cum;
+        self.counters.note_received(arrival.is_new_data(), pkt.payload);
         let pull = if arrival == Arrival::Completes || was_complete {
             if arrival == Arrival::Completes {
                 self.ndp.as_mut().unwrap().rx[host as usize].complete(pkt.flow);

@@ -218,6 +218,7 @@ impl Simulation {
         let first = rx.on_data(pkt.flow, pkt.seq, pkt.ack) == Received::First;
         let arrival = conn.receiver.on_packet(pkt.seq);
         let cum = conn.receiver.cum;
+        self.counters.note_received(arrival.is_new_data(), pkt.payload);
         if first {
             let now = self.now;
             self.phost_arm(node, GRANT, now);

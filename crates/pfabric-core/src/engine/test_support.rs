@@ -23,9 +23,21 @@ pub(super) fn trace(flows: &[(f64, u32, u32, u64)]) -> String {
     )
 }
 
-/// Every data and control packet sent was delivered or dropped (a run that drained).
+/// Every data and control packet sent was delivered or dropped (a run that drained), and the goodput holds
+/// every finished flow's bytes once, and no more than the flows' bytes.
 pub(super) fn conserved(sim: &Simulation) {
     let c = sim.counters();
     assert_eq!(c.data_packets_sent, c.data_packets_delivered + c.data_packets_dropped);
     assert_eq!(c.control_packets_sent, c.control_packets_delivered + c.control_packets_dropped);
+    goodput_within_bounds(sim);
+}
+
+/// Payload received new (`data_bytes_received`) lies between the bytes of the finished flows and those of every
+/// flow: a copy is never counted twice.
+pub(crate) fn goodput_within_bounds(sim: &Simulation) {
+    let finished: u64 =
+        sim.flows().iter().filter(|f| f.finish != crate::metrics::UNFINISHED).map(|f| f.size_bytes).sum();
+    let all: u64 = sim.flows().iter().map(|f| f.size_bytes).sum();
+    let got = sim.data_bytes_received();
+    assert!(finished <= got && got <= all, "goodput {got} outside [{finished}, {all}]");
 }

@@ -85,6 +85,9 @@ pub struct RunCounters {
     pub control_packets_dropped: u64,
     /// Wire bytes of every flow's data, once (what the load counts).
     pub offered_wire_bytes: u64,
+    /// Payload bytes that reached their receivers new to them (goodput: copies and probes left out). The
+    /// flow-level Ideal counts what its schedule served instead (`Simulation::data_bytes_received`).
+    pub data_bytes_received: u64,
     pub flows_started: u64,
     pub flows_finished: u64,
     pub peak_active_flows: u64,
@@ -94,6 +97,12 @@ pub struct RunCounters {
 }
 
 impl RunCounters {
+    /// A data packet carrying `payload` bytes reached its receiver; `new`: data the receiver did not hold.
+    #[inline(always)]
+    pub fn note_received(&mut self, new: bool, payload: u32) {
+        self.data_bytes_received += if new { payload as u64 } else { 0 };
+    }
+
     /// Add another part's counts to these (the peaks, which do not add, are left as they are).
     pub fn add(&mut self, o: &RunCounters) {
         self.events += o.events;
@@ -108,6 +117,7 @@ impl RunCounters {
         self.control_packets_delivered += o.control_packets_delivered;
         self.control_packets_dropped += o.control_packets_dropped;
         self.offered_wire_bytes += o.offered_wire_bytes;
+        self.data_bytes_received += o.data_bytes_received;
         self.flows_started += o.flows_started;
         self.flows_finished += o.flows_finished;
         self.handovers += o.handovers;

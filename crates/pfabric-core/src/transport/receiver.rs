@@ -20,6 +20,14 @@ pub enum Arrival {
     Silent,
 }
 
+impl Arrival {
+    /// Whether it brought data the receiver did not hold.
+    #[inline(always)]
+    pub fn is_new_data(self) -> bool {
+        matches!(self, Arrival::New | Arrival::Completes)
+    }
+}
+
 pub struct Receiver {
     got: BitSet,
     /// Next packet index expected in order: the cumulative ACK.
