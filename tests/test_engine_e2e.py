@@ -502,6 +502,4 @@ def test_an_explicit_arrival_rate_may_overload_and_the_summary_says_so():
     size = hot.flows.column("size_bytes").to_numpy()
     finished = hot.flows.column("finished").to_numpy()
     assert size[finished].sum() < hot.stats["data_bytes_received"] < size.sum()
-    assert calm.stats["data_bytes_received"] == (
-        calm.flows.column("size_bytes").to_numpy().sum()
-    )
+    assert calm.stats["data_bytes_received"] == (calm.flows.column("size_bytes").to_numpy().sum())

@@ -125,7 +125,9 @@ def _cut_run(horizon_s, offered_sizes, starts, received):
     import pyarrow as pa
 
     flows = pa.table({"size_bytes": offered_sizes, "start_s": starts})
-    return SimpleNamespace(flows=flows, stats={"sim_time_ps": horizon_s * 1e12, "data_bytes_received": received})
+    return SimpleNamespace(
+        flows=flows, stats={"sim_time_ps": horizon_s * 1e12, "data_bytes_received": received}
+    )
 
 
 def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_strictly():
@@ -139,8 +141,10 @@ def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_stric
     def pair(scheme, load, lost_at_10, lost_at_20):
         # By 10 ms 11 messages arrived (1,100 bytes), by 20 ms 21 (2,100): 1,000 bytes offered in between.
         return [
-            ({"sustain": True, "workload": "W2", "load": load, "scheme": scheme, "horizon_s": h},
-             _cut_run(h, sizes, starts, offered - lost))
+            (
+                {"sustain": True, "workload": "W2", "load": load, "scheme": scheme, "horizon_s": h},
+                _cut_run(h, sizes, starts, offered - lost),
+            )
             for h, offered, lost in ((0.01, 1100, lost_at_10), (0.02, 2100, lost_at_20))
         ]
 
@@ -153,8 +157,12 @@ def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_stric
     assert deficits["pFabric"] == pytest.approx({0.8: 0.005, 0.9: 0.23})
     assert homa.sustained_load(deficits["Homa"]) == 0.9
     assert homa.sustained_load(deficits["pFabric"]) == 0.8
-    assert homa.sustained_load({0.8: 0.03, 0.9: 0.01}) == 0  # failing the lowest: none (a later pass counts not)
+    assert (
+        homa.sustained_load({0.8: 0.03, 0.9: 0.01}) == 0
+    )  # failing the lowest: none (a later pass counts not)
     over_pfabric, over_pias = homa.sustains_more(done)
-    assert over_pfabric.passed and "pFabric 0.8 (0.8: 0.5%, 0.9: 23.0%)" in over_pfabric.ours, over_pfabric.ours
+    assert over_pfabric.passed and "pFabric 0.8 (0.8: 0.5%, 0.9: 23.0%)" in over_pfabric.ours, (
+        over_pfabric.ours
+    )
     assert not over_pias.passed  # equal is not higher
     assert "below 0.8" in homa.sustains_more(done + pair("pHost", 0.8, 0, 100))[1].ours

@@ -202,7 +202,8 @@ fn goodput_counts_the_bytes_received_by_the_time_limit() {
         let mut cut = Simulation::new(cfg);
         cut.run();
         let size = |f: &pfabric_core::metrics::FlowRecord| f.size_bytes;
-        let finished: u64 = cut.flows().iter().filter(|f| f.finish != pfabric_core::metrics::UNFINISHED).map(size).sum();
+        let finished: u64 =
+            cut.flows().iter().filter(|f| f.finish != pfabric_core::metrics::UNFINISHED).map(size).sum();
         let started: u64 = cut.flows().iter().filter(|f| f.start <= 20_000_000_000).map(size).sum();
         let got = cut.data_bytes_received();
         assert!(finished < got && got < started, "{scheme}: {finished} < {got} < {started}");

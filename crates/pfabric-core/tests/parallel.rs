@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
+use pfabric_core::metrics::UNFINISHED;
 use pfabric_core::results::{flow_columns, port_columns, run_stats, Column};
 use pfabric_core::sim::rng::Rng;
-use pfabric_core::metrics::UNFINISHED;
 use pfabric_core::{ScenarioConfig, Simulation};
 use serde_json::{json, Value};
 

@@ -110,8 +110,9 @@ def sustain_points(quick: bool) -> list:
     return [
         (
             {"sustain": True, "workload": SUSTAIN_WORKLOAD, "load": load, "scheme": label, "horizon_s": h},
-            poisson(cdf, load, None, {"name": SCHEMES[label]}, duration_s=ARRIVALS_PAST_HORIZON * max(horizons))
-            .with_values({"run.max_sim_time_s": h}),
+            poisson(
+                cdf, load, None, {"name": SCHEMES[label]}, duration_s=ARRIVALS_PAST_HORIZON * max(horizons)
+            ).with_values({"run.max_sim_time_s": h}),
         )
         for load in (SUSTAIN_LOADS_QUICK if quick else SUSTAIN_LOADS)
         for label in SUSTAIN_SCHEMES
