@@ -157,9 +157,9 @@ def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_stric
     assert deficits["pFabric"] == pytest.approx({0.8: 0.005, 0.9: 0.23})
     assert homa.sustained_load(deficits["Homa"]) == 0.9
     assert homa.sustained_load(deficits["pFabric"]) == 0.8
-    assert (
-        homa.sustained_load({0.8: 0.03, 0.9: 0.01}) == 0
-    )  # failing the lowest: none (a later pass counts not)
+    # Failing the lowest load: none (a later pass does not count); nothing offered between the horizons: not kept up.
+    assert homa.sustained_load({0.8: 0.03, 0.9: 0.01}) == 0
+    assert homa.sustained_load({0.8: float("nan")}) == 0
     over_pfabric, over_pias = homa.sustains_more(done)
     assert over_pfabric.passed and "pFabric 0.8 (0.8: 0.5%, 0.9: 23.0%)" in over_pfabric.ours, (
         over_pfabric.ours

@@ -146,7 +146,8 @@ def deficits(done: Done) -> dict[str, dict[float, float]]:
             )
             if len(runs) >= 2:
                 (_, (o1, u1)), (_, (o2, u2)) = runs[0], runs[-1]
-                by_load[load] = (u2 - u1) / (o2 - o1)
+                # Nothing offered between the horizons (a run cut short at the same moment): nothing to tell.
+                by_load[load] = (u2 - u1) / (o2 - o1) if o2 > o1 else float("nan")
     return {scheme: dict(sorted(by_load.items())) for scheme, by_load in out.items()}
 
 
