@@ -104,6 +104,8 @@ pub(super) struct Block {
     /// For each partition of the block, a bit per partition (of the whole run, in words of 64) that handed it
     /// packets from within the block in this window.
     local_from: Vec<u64>,
+    /// Words of `local_from` per partition of the block (kept: a handover would divide for it otherwise).
+    local_words: usize,
     /// The partition (within the block) of each of the block's ports, and which are listed as busy cut ports.
     port_part: Vec<u32>,
     cut_listed: Vec<bool>,
@@ -162,9 +164,8 @@ impl Simulation {
         let local = dest.wrapping_sub(block.first) as usize;
         if local < block.parts.len() {
             // Within the block: the packet stays in the pool, its arrival waits for the next window.
-            let words = block.local_from.len() / block.parts.len();
             let o = block.first as usize + origin;
-            block.local_from[local * words + o / 64] |= 1 << (o % 64);
+            block.local_from[local * block.local_words + o / 64] |= 1 << (o % 64);
             block.parts[origin].local_out[local].push((at, node, id));
         } else {
             let packet = *self.pool.get(id);
@@ -590,6 +591,7 @@ impl Partitioned {
                 records: shared_records.clone(),
                 port_part,
                 local_from: vec![0; (p1 - p0) * parts.div_ceil(64)],
+                local_words: parts.div_ceil(64),
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
                 window_end: 0,
