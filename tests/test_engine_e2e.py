@@ -503,3 +503,25 @@ def test_an_explicit_arrival_rate_may_overload_and_the_summary_says_so():
     finished = hot.flows.column("finished").to_numpy()
     assert size[finished].sum() < hot.stats["data_bytes_received"] < size.sum()
     assert calm.stats["data_bytes_received"] == (calm.flows.column("size_bytes").to_numpy().sum())
+
+
+def test_the_invariants_catch_a_byte_counted_twice_or_missing():
+    """Bytes conserved: the goodput lies between the finished flows' bytes and all flows' (pfabric.invariants,
+    held to every run of the suite); one byte more than the flows hold, or one less than the finished ones
+    need, is a violation."""
+    from types import SimpleNamespace
+
+    from pfabric import invariants
+
+    result = pfabric.run({"topology": STAR8, "workload": {"flows": 30}})
+    assert invariants.violations(result) == []
+    total = int(result.flows.column("size_bytes").to_numpy().sum())
+    for got in (total + 1, total - 1):
+        doctored = SimpleNamespace(
+            stats={**result.stats, "data_bytes_received": got},
+            flows=result.flows,
+            summary=result.summary,
+            ports=result.ports,
+            scenario=result.scenario,
+        )
+        assert any("new payload bytes" in v for v in invariants.violations(doctored)), got

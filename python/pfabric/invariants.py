@@ -9,7 +9,9 @@ and per-port tables and the core's counters), so it holds the engine to its own 
 - data and control packets are conserved: each one sent was delivered or dropped, never both (sent ==
   delivered + dropped once the network drained; at most that in a run cut short, with packets still out);
 - the ports' own counters add up to the run's: transmissions to packet-hops, drops to drops;
-- each finished flow had every one of its packets delivered at least once.
+- each finished flow had every one of its packets delivered at least once;
+- bytes are conserved: the payload receivers took in new (`data_bytes_received`, copies left out) holds every
+  finished flow's bytes and no more than every flow's.
 """
 
 from __future__ import annotations
@@ -78,6 +80,13 @@ def violations(result: Any) -> list[str]:
         taken = stats["data_packets_delivered"] - stats.get("data_packets_refused", 0)
         if taken < needed:
             out.append(f"finished flows need {needed} data packets, only {taken:.0f} delivered and taken")
+    if "data_bytes_received" in stats:
+        sizes = flows.column("size_bytes").to_numpy().astype(np.int64)
+        lo, hi, got = int(sizes[finished].sum()), int(sizes.sum()), int(stats["data_bytes_received"])
+        if not lo <= got <= hi:
+            out.append(
+                f"receivers took {got} new payload bytes, outside [{lo}, {hi}] (finished flows, all flows)"
+            )
     return out
 
 
