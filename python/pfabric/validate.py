@@ -276,7 +276,7 @@ def invariant_checks(flows: int) -> list[Check]:
     return [
         Check(
             f"invariants over {runs} loaded runs ({len(schemes)} schemes x 2 fabrics): slowdown >= 1, "
-            "packets conserved, every flow finished or reported",
+            "packets and bytes conserved, every flow finished or reported",
             "all hold" if not broken else "; ".join(broken[:3]),
             "all hold",
             not broken,
