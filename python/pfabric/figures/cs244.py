@@ -27,7 +27,19 @@ from ..presets import Check
 from ..result import RunResult
 from ..scenario import Scenario
 from ..workloads import load_cdf
-from .common import LOAD, NFCT, SMALL, Done, bin_stat, fct_table, line_panels, mean_nfct, series, unfinished
+from .common import (
+    LOAD,
+    NFCT,
+    SMALL,
+    Done,
+    bin_stat,
+    fct_table,
+    line_panels,
+    mean_nfct,
+    select,
+    series,
+    unfinished,
+)
 from .figure import Figure
 
 HOSTS, RATE_GBPS, LINK_US = 28, 0.1, 6.0
@@ -277,14 +289,8 @@ def _binning_explained(done: Done, rows: dict, shown: str) -> str | None:
     """The explanation of a failing binning check, if the runs give it (`_binning_check`)."""
 
     def run(variant: str, rate: str, load: float) -> RunResult:
-        return next(
-            r
-            for l, r in done
-            if l.get("variant") == variant
-            and l.get("rate") == rate
-            and l.get("load") == load
-            and l.get("workload") == WEB["workload"]
-        )
+        ((_, result),) = select(done, variant=variant, rate=rate, load=load, **WEB)
+        return result
 
     exceptions = []
     for rate, r in rows.items():

@@ -135,20 +135,22 @@ def offered_and_undelivered(result) -> tuple[float, float]:
 
 def deficits(done: Done) -> dict[str, dict[float, float]]:
     """Per scheme and load: the share of the bytes offered between the two horizons not delivered meanwhile."""
-    out: dict[str, dict[float, float]] = {}
-    for labels, _ in select(done, sustain=True):
-        out.setdefault(labels["scheme"], {})[labels["load"]] = float("nan")
-    for scheme, by_load in out.items():
-        for load in by_load:
-            runs = sorted(
-                (labels["horizon_s"], offered_and_undelivered(r))
-                for labels, r in select(done, sustain=True, scheme=scheme, load=load)
-            )
-            if len(runs) >= 2:
-                (_, (o1, u1)), (_, (o2, u2)) = runs[0], runs[-1]
-                # Nothing offered between the horizons (a run cut short at the same moment): nothing to tell.
-                by_load[load] = (u2 - u1) / (o2 - o1) if o2 > o1 else float("nan")
-    return {scheme: dict(sorted(by_load.items())) for scheme, by_load in out.items()}
+    horizons: dict[str, dict[float, list]] = {}
+    for labels, r in select(done, sustain=True):
+        by_load = horizons.setdefault(labels["scheme"], {})
+        by_load.setdefault(labels["load"], []).append((labels["horizon_s"], offered_and_undelivered(r)))
+
+    def deficit(runs: list) -> float:
+        if len(runs) < 2:
+            return float("nan")
+        (_, (o1, u1)), *_, (_, (o2, u2)) = sorted(runs)
+        # Nothing offered between the horizons (a run cut short at the same moment): nothing to tell.
+        return (u2 - u1) / (o2 - o1) if o2 > o1 else float("nan")
+
+    return {
+        scheme: {load: deficit(runs) for load, runs in sorted(by_load.items())}
+        for scheme, by_load in horizons.items()
+    }
 
 
 def sustained_load(by_load: dict[float, float]) -> float:
