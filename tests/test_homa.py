@@ -166,3 +166,26 @@ def test_the_sustainable_load_is_the_highest_load_kept_up_with_and_ordered_stric
     )
     assert not over_pias.passed  # equal is not higher
     assert "below 0.8" in homa.sustains_more(done + pair("pHost", 0.8, 0, 100))[1].ours
+    # A scheme that kept up at every load it ran (quick scale runs fewer): "at least", and no pass without a failure.
+    over_phost = homa.sustains_more(done + pair("pHost", 0.8, 0, 5))[1]
+    assert "pHost at least 0.8" in over_phost.ours and not over_phost.passed, over_phost.ours
+
+
+def test_the_homa_figures_pias_is_the_homa_authors_pias():
+    """PIAS in the Homa figure runs with the Homa authors' ns-2 settings for each workload; the sustainable-load
+    experiment also runs the `pias` bundle as it stands, shown and not scored."""
+    from pfabric.figures import homa
+
+    for w in homa.WORKLOADS:
+        scheme = homa.scheme_for("PIAS", w)
+        assert scheme["init_cwnd_pkts"] == 7 and scheme["ecn_threshold_bytes"] == 22_500
+        assert (
+            scheme["thresholds_bytes"] == sorted(scheme["thresholds_bytes"])
+            and len(scheme["thresholds_bytes"]) == 7
+        )
+    assert homa.scheme_for(homa.PIAS_OWN_SETTINGS, "W2") == {"name": "pias"}
+    sustain = lambda quick: {lab["scheme"] for lab, _ in homa.points(quick) if lab.get("sustain")}
+    assert sustain(quick=False) == set(homa.SUSTAIN_SCHEMES)
+    assert sustain(quick=True) == {"Homa", "PIAS", "pHost"}
+    assert not set(homa.PIAS_BESIDE) & set(homa.SUSTAIN_CHECKED)
+    assert homa.scheme_for(homa.PIAS_SLOW_TIMEOUT, "W2")["min_rto_us"] == 2000.0

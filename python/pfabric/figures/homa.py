@@ -35,6 +35,17 @@ it keeps up when at most `KEEPS_UP` (2%) is missing; its sustainable load is the
 it keeps up at every load. W2 (Google search RPCs, mean 441 bytes) is the workload whose backlog settles within
 a run of milliseconds: with W3-W5's megabyte messages every scheme's deficit still falls over 40 ms (W3: Homa
 6.3% then 4.5% at load 0.7), which hides a protocol's own limit.
+
+PIAS is the Homa paper's PIAS: the Homa authors ran the PIAS authors' ns-2 code with their own settings for each
+workload (`HOMA_AUTHORS_PIAS`), and so does this figure, in every panel. Against the PIAS bundle as it stands (the
+PIAS authors' web-search settings) the ordering does not hold: that PIAS keeps up at 0.95 on W2 as Homa does
+(paper scale, deficit 1.5% against Homa's 1.7%). What separates them is the Homa authors' 200 us minimum timeout:
+at 0.95 the queues hold packets longer than that, spurious timeouts send copies that overflow the ports, and
+their drops bring more timeouts (14.8% undelivered, 629,467 packets dropped by 20 ms); the same settings with the
+PIAS authors' 2 ms timeout keep up (1.3%, none dropped). The experiment runs both other PIAS lines beside the
+check (`PIAS_BESIDE`), not scored. Our PIAS opens each message afresh, its first timeout the 200 us floor; the
+Homa authors' ten persistent connections per host pair (not modelled) carry an RTT estimate from message to
+message, whose timeout may sit above that floor at high load.
 """
 
 from __future__ import annotations
@@ -66,6 +77,32 @@ WORKLOADS = {
 # The paper's load for its headline comparison (section 5.2).
 LOAD = 0.8
 SCHEMES = {"Homa": "homa", "pFabric": "pfabric", "pHost": "phost", "PIAS": "pias", "NDP": "ndp"}
+# PIAS as the Homa authors ran it for their paper, from their ns-2 parameter files (PlatformLab/HomaSimulation
+# @20a0bbd9, RpcTransportDesign/ns2_Simulations/scripts/pias{KeyValue,SearchRpc,AllRpc,Hadoop,Search}Params.py,
+# run by search_pias.tcl): DCTCP hosts opening at 7 packets with a 200 us minimum (and first) timeout; ports of 250
+# packets that mark ECN at 15 (ns-2 counts both in 1,500-byte packets); and the thresholds between the 8 queues
+# that the authors chose for each workload at load 0.8. Not carried over: their ten persistent connections per
+# host pair (ours opens each message afresh) and their sub-packet messages (ours are whole packets).
+HOMA_AUTHORS_PIAS = {
+    "init_cwnd_pkts": 7,
+    "min_rto_us": 200.0,
+    "init_rto_us": 200.0,
+    "queue_bytes": 250 * 1500,
+    "ecn_threshold_bytes": 15 * 1500,
+}
+HOMA_AUTHORS_PIAS_THRESHOLDS_BYTES = {
+    "W1": [183, 259, 287, 314, 332, 352, 367],
+    "W2": [368, 410, 422, 435, 442, 451, 457],
+    "W3": [436, 554, 633, 720, 784, 865, 939],
+    "W4": [38210, 48958, 50905, 68384, 73799, 76588, 78129],
+    "W5": [p * 1460 for p in (909, 1329, 1648, 1960, 2143, 2337, 2484)],
+}
+# Two more PIAS lines of the sustainable-load experiment, shown beside its PIAS check and not scored: what the
+# ordering owes to PIAS's settings. The PIAS authors' own (web-search) settings, the `pias` bundle as it stands;
+# and the Homa authors' settings but for the 2 ms timeout of the PIAS authors'.
+PIAS_OWN_SETTINGS = "PIAS, its authors' settings"
+PIAS_SLOW_TIMEOUT = "PIAS as the Homa authors ran it, 2 ms timeout"
+PIAS_BESIDE = (PIAS_OWN_SETTINGS, PIAS_SLOW_TIMEOUT)
 # Messages per run: 20,000 (2,000 per size group) wherever that is cheap, at quick scale too; W5 (web search,
 # the largest messages) runs 4,000 at quick scale. Fewer read low tails: W4 with 4,000 messages put Homa's 99th
 # percentile at 0.89 of pFabric's, 0.93 with 20,000.
@@ -79,22 +116,43 @@ INCAST_WITHIN = 0.01
 
 # The sustainable-load experiment (module docstring).
 SUSTAIN_WORKLOAD = "W2"
-SUSTAIN_SCHEMES = ("Homa", "pFabric", "pHost", "PIAS")
+SUSTAIN_SCHEMES = ("Homa", "pFabric", "pHost", "PIAS", *PIAS_BESIDE)
+SUSTAIN_CHECKED = ("pFabric", "pHost", "PIAS")
 SUSTAIN_LOADS = (0.7, 0.8, 0.85, 0.9, 0.95)
-SUSTAIN_LOADS_QUICK = (0.8, 0.9)
+# Quick scale runs fewer schemes and loads, never shorter horizons (at 5 and 10 ms the backlog still building at
+# 0.95 reads as a deficit: Homa 2.2%, against 1.7% at 10 and 20 ms): Homa and PIAS at the load that tells them
+# apart, pHost at one it fails. pFabric (its collapse at 0.9 costs 90 s of CPU: 229,818 flows active at the peak, each
+# timing out every 45 us) and the two PIAS lines not scored run at paper scale only. A scheme that keeps up at every
+# load it ran reads "at least" its highest and never lets the check pass (`sustains_more`).
+SUSTAIN_LOADS_QUICK = {"Homa": (0.95,), "PIAS": (0.95,), "pHost": (0.9,)}
 HORIZONS_S = (0.01, 0.02)
-HORIZONS_S_QUICK = (0.005, 0.01)
 KEEPS_UP = 0.02
 # Arrivals go on past the longer horizon, so that no run drains before it stops.
 ARRIVALS_PAST_HORIZON = 1.2
 
 
+def scheme_for(label: str, workload: str) -> dict:
+    """The scheme `label` names on `workload`: its bundle's defaults, but for PIAS as the Homa authors ran it."""
+    if label == PIAS_OWN_SETTINGS:
+        return {"name": "pias"}
+    if label in ("PIAS", PIAS_SLOW_TIMEOUT):
+        scheme = {
+            "name": "pias",
+            **HOMA_AUTHORS_PIAS,
+            "thresholds_bytes": HOMA_AUTHORS_PIAS_THRESHOLDS_BYTES[workload],
+        }
+        if label == PIAS_SLOW_TIMEOUT:
+            scheme.update(min_rto_us=2000.0, init_rto_us=2000.0)
+        return scheme
+    return {"name": SCHEMES[label]}
+
+
 def points(quick: bool) -> list:
     counts = MESSAGES_QUICK if quick else MESSAGES
     loaded = [
-        ({"workload": w, "scheme": label}, poisson(cdf, LOAD, counts[w], {"name": name}))
+        ({"workload": w, "scheme": label}, poisson(cdf, LOAD, counts[w], scheme_for(label, w)))
         for w, cdf in WORKLOADS.items()
-        for label, name in SCHEMES.items()
+        for label in SCHEMES
     ]
     incast = [
         ({"incast": True, "senders": n, "scheme": "Homa"}, pfabric_incast_scenario("homa", n))
@@ -105,17 +163,21 @@ def points(quick: bool) -> list:
 
 def sustain_points(quick: bool) -> list:
     """Each scheme of `SUSTAIN_SCHEMES` at each load on `SUSTAIN_WORKLOAD`, stopped at each horizon."""
-    horizons = HORIZONS_S_QUICK if quick else HORIZONS_S
+    horizons = HORIZONS_S
     cdf = WORKLOADS[SUSTAIN_WORKLOAD]
     return [
         (
             {"sustain": True, "workload": SUSTAIN_WORKLOAD, "load": load, "scheme": label, "horizon_s": h},
             poisson(
-                cdf, load, None, {"name": SCHEMES[label]}, duration_s=ARRIVALS_PAST_HORIZON * max(horizons)
+                cdf,
+                load,
+                None,
+                scheme_for(label, SUSTAIN_WORKLOAD),
+                duration_s=ARRIVALS_PAST_HORIZON * max(horizons),
             ).with_values({"run.max_sim_time_s": h}),
         )
-        for load in (SUSTAIN_LOADS_QUICK if quick else SUSTAIN_LOADS)
         for label in SUSTAIN_SCHEMES
+        for load in (SUSTAIN_LOADS_QUICK.get(label, ()) if quick else SUSTAIN_LOADS)
         for h in horizons
     ]
 
@@ -163,6 +225,11 @@ def sustained_load(by_load: dict[float, float]) -> float:
     return best
 
 
+def fails_by(by_load: dict[float, float], load: float) -> bool:
+    """Whether the scheme failed to keep up at some load run up to `load`: evidence that it sustains less."""
+    return any(not deficit <= KEEPS_UP for at, deficit in by_load.items() if at <= load)
+
+
 def sustains_more(done: Done) -> list[Check]:
     by_scheme = deficits(done)
     if "Homa" not in by_scheme:
@@ -172,18 +239,27 @@ def sustains_more(done: Done) -> list[Check]:
     def shown(scheme: str) -> str:
         d = by_scheme[scheme]
         top = sustained_load(d)
-        top_shown = f"{top:g}" if top else f"below {min(d):g}"
+        if not top:
+            top_shown = f"below {min(d):g}"
+        else:
+            top_shown = f"{top:g}" if fails_by(d, max(d)) else f"at least {top:g}"
         return f"{scheme} {top_shown} (" + ", ".join(f"{load:g}: {v:.1%}" for load, v in d.items()) + ")"
+
+    def beside(other: str) -> str:
+        # PIAS's line with the PIAS authors' own settings, shown beside the check against the Homa authors' PIAS.
+        shown_beside = [shown(label) for label in PIAS_BESIDE if label in by_scheme]
+        return f"; not scored: {'; '.join(shown_beside)}" if other == "PIAS" and shown_beside else ""
 
     return [
         Check(
             f"Homa sustains a higher load than {other} on {SUSTAIN_WORKLOAD}: the highest load up to which at most "
-            f"{KEEPS_UP:.0%} of the bytes offered between two horizons goes undelivered",
-            f"sustainable load (deficit by load): {shown('Homa')}; {shown(other)}",
+            f"{KEEPS_UP:.0%} of the bytes offered between two horizons goes undelivered"
+            + (" (PIAS as the Homa authors ran it)" if other == "PIAS" else ""),
+            f"sustainable load (deficit by load): {shown('Homa')}; {shown(other)}{beside(other)}",
             f"higher than {other} (Homa abstract)",
-            homa > sustained_load(by_scheme[other]),
+            homa > sustained_load(by_scheme[other]) and fails_by(by_scheme[other], homa),
         )
-        for other in SUSTAIN_SCHEMES[1:]
+        for other in SUSTAIN_CHECKED
         if other in by_scheme
     ]
 
@@ -353,6 +429,11 @@ FIGURE = Figure(
             "The fabric is the pFabric paper's (144 hosts, 10/40 Gbps); the Homa paper's is the same shape (9 "
             "racks of 16 hosts, 10 Gbps hosts, 40 Gbps core) with its own switch delays."
         ),
-        "Each scheme runs with its own defaults (`pfabric schemes`); PIAS with its authors' thresholds.",
+        (
+            "Each scheme runs with its own defaults (`pfabric schemes`) but PIAS, which runs as the Homa authors ran it "
+            "(their ns-2 parameter files: initial window 7, 200 us timeout, ECN at 15 packets, 250-packet ports, "
+            "thresholds per workload); at paper scale the sustainable-load panel adds PIAS with its own authors' "
+            "settings and with the Homa authors' but a 2 ms timeout."
+        ),
     ),
 )
