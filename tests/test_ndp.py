@@ -65,3 +65,18 @@ def test_a_bad_ndp_parameter_is_refused_in_one_line(scheme, field, shown):
         api.run(Scenario.from_dict({"workload": {"load": 0.5, "flows": 10}, "scheme": scheme}))
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{field}: ") and shown in message, message
+
+
+def test_phost_and_homa_run_beside_ndp_in_its_incast_each_sending_one_bdp_first():
+    """The NDP figure runs pHost and Homa on Figure 16's incasts (not scored). pHost's free tokens are one BDP of
+    that fabric's 9,000-byte packets, as Homa derives its RTTbytes: with the default 12 (1,500-byte packets on the
+    pFabric paper's fabric) a lone 450 KB flow ends 14% late, downgraded; with one BDP it ends on its ideal."""
+    from pfabric.figures import ndp
+
+    assert ndp.one_bdp_packets() == 8
+    beside = [(labels, s) for labels, s in ndp.points(quick=True) if labels["figure"] == "16-beside"]
+    assert {labels["scheme"] for labels, _ in beside} == set(ndp.BESIDE)
+    lone = api.run(ndp.beside_scenario("pHost", 1))
+    fct = lone.flows.column("fct_s").to_numpy()[0]
+    ideal = lone.flows.column("ideal_fct_s").to_numpy()[0]
+    assert fct / ideal - 1 < 0.001, (fct, ideal)

@@ -32,6 +32,13 @@ Checked (the paper's words, section 6.2, and the authors' data):
 * Figure 16: the last and the mean completion time within 2% of the authors' at every incast size;
 * and on the pFabric paper's incast (its Figure 6: a 100 MB request striped over 5, 20 and 50 senders on its
   144-host fabric, NDP's defaults there), the request completes within the same 2% of the best possible.
+
+Beside NDP on Figure 16's incasts, not scored (no paper gives their numbers on this set-up), run pHost and Homa
+over their own switches on the same fabric and packets: the receiver-driven schemes that followed pFabric, in
+NDP's incast. Each sends one BDP before any grant, counted on this fabric (`one_bdp_packets`: 8 of these 9,000-byte
+packets, as Homa derives its RTTbytes; pHost's default of 12 is the BDP of 1,500-byte packets on the pFabric
+paper's fabric, and here a lone 450 KB flow with it ends 14% late: its tokens run ahead of the data it echoes and
+it is downgraded).
 """
 
 from __future__ import annotations
@@ -136,6 +143,32 @@ def scenario(k: int, senders: int, flow_bytes: int, window: int) -> Scenario:
     )
 
 
+# pHost and Homa beside NDP on Figure 16's incasts (the module's docstring), over their own switches.
+BESIDE = ("pHost", "Homa")
+
+
+def one_bdp_packets() -> int:
+    """Packets that leave while a full packet crosses the fat tree's longest path (6 links, store and forward) and
+    a header comes back: one BDP, as Homa derives its RTTbytes (`transport/homa.rs`)."""
+    fabric = _fabric(FIG16_K)
+    link_s, rate = fabric["link_delay_us"] * 1e-6, fabric["host_rate_gbps"] * 1e9
+    packet_s, header_s = WIRE * 8 / rate, PACKET["header_bytes"] * 8 / rate
+    return int(np.ceil(6 * (packet_s + link_s + header_s + link_s) / packet_s))
+
+
+def beside_scenario(label: str, senders: int) -> Scenario:
+    """Figure 16's incast of `senders` flows under pHost or Homa, each sending one BDP before any grant."""
+    scheme = {"pHost": {"name": "phost", "free_tokens": one_bdp_packets()}, "Homa": {"name": "homa"}}[label]
+    return Scenario.from_dict(
+        {
+            "topology": _fabric(FIG16_K),
+            "packet": PACKET,
+            "scheme": scheme,
+            "workload": {"kind": "fan-in", "senders": senders, "flow_bytes": FIG16_BYTES},
+        }
+    )
+
+
 def points(quick: bool) -> list:
     out = []
     for window in WINDOWS:
@@ -148,6 +181,11 @@ def points(quick: bool) -> list:
     out += [
         ({"figure": "pfabric-6", "senders": n}, pfabric_incast_scenario("ndp", n))
         for n in PFABRIC_INCAST_SENDERS
+    ]
+    out += [
+        ({"figure": "16-beside", "scheme": label, "senders": n}, beside_scenario(label, n))
+        for label in BESIDE
+        for n in (FIG16_SIZES_QUICK if quick else tuple(AUTHORS_FIG16_S))
     ]
     return out
 
@@ -314,6 +352,19 @@ def checks(done: Done) -> list[Check]:
     return [c for c in found if c]
 
 
+def beside_lines(done: Done) -> list:
+    """The last flow's completion time (ms) by incast size for each scheme run beside NDP on Figure 16's set-up."""
+    lines = []
+    for label in BESIDE:
+        runs = {labels["senders"]: r for labels, r in select(done, figure="16-beside", scheme=label)}
+        ns = sorted(runs)
+        if ns:
+            lines.append(
+                (f"{label} last", ns, [runs[n].flows.column("fct_s").to_numpy().max() * 1e3 for n in ns])
+            )
+    return lines
+
+
 def plot(done: Done, out_dir: Path) -> list[Path]:
     over_lines, rtx_lines = [], []
     over_marks, rtx_marks = [], []
@@ -354,7 +405,7 @@ def plot(done: Done, out_dir: Path) -> list[Path]:
             "title": "Fig. 16: completion times (432 hosts, 450 KB)",
             "xlabel": "incast (flows)",
             "ylabel": "ms",
-            "lines": [("NDP last", ns16, last), ("NDP first", ns16, first)],
+            "lines": [("NDP last", ns16, last), ("NDP first", ns16, first), *beside_lines(done)],
             "marks": [("authors last", ns16, [AUTHORS_FIG16_S[n][2] * 1e3 for n in ns16])],
         },
     ]
@@ -377,6 +428,9 @@ def table(done: Done) -> list[dict]:
             "mean_s": float(np.mean(fct)),
             "last_s": float(fct.max()),
         }
+        if labels["figure"] == "16-beside":
+            row["overhead"] = round(overhead(result, n, FIG16_BYTES), 6)
+            row["data_packets_dropped"] = result.stats["data_packets_dropped"]
         if labels["figure"] == "20":
             row["overhead"] = round(overhead(result, n, FIG20_BYTES), 6)
             row["authors_overhead"] = round(authors_overhead(labels["window"], n), 6)
@@ -393,7 +447,7 @@ FIGURE = Figure(
     title="NDP: incast, beside the authors' runs (Figures 16 and 20)",
     shows="the last flow's completion over optimal and the retransmissions per packet, by incast size and first "
     "window (8,192-host fat tree, 270 KB flows), and the completion times of 450 KB incasts on 432 hosts",
-    schemes=("ndp",),
+    schemes=("ndp", "phost", "homa"),
     points=points,
     plot=plot,
     checks=checks,
