@@ -87,6 +87,9 @@ fn scenario(name: &str) -> Option<Value> {
             "workload": websearch(0.6, 5_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k32-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 32},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
+        // A shorter run on k = 32 for A/B comparisons of cache work (the 20k run takes a minute).
+        "pfabric-fattree-k32-websearch-0.6-5k" => json!({"topology": {"kind": "fat-tree", "k": 32},
+            "workload": websearch(0.6, 5_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k64-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 64},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "tcp-fattree1024-websearch-0.6-1m" => {

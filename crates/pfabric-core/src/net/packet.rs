@@ -196,6 +196,12 @@ impl PacketPool {
         &self.slots[id as usize]
     }
 
+    /// The packet in slot `id`, if there is such a slot (for prefetching, where an id may be stale).
+    #[inline(always)]
+    pub fn try_get(&self, id: PacketId) -> Option<&Packet> {
+        self.slots.get(id as usize)
+    }
+
     #[inline]
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
         &mut self.slots[id as usize]

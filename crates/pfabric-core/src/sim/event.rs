@@ -373,6 +373,13 @@ impl EventQueue {
         self.run.get(self.run_next)
     }
 
+    /// The event two after the next pop, if the current bucket holds it (its data can be fetched a step earlier
+    /// still, so that what depends on it, the port it goes out of, can be fetched at the next step).
+    #[inline(always)]
+    pub fn peek_two_after_pop(&self) -> Option<&Event> {
+        self.run.get(self.run_next + 1)
+    }
+
     /// The time of the next event, if any, without moving the calendar on (a partition asks it at the end of
     /// each window, before events from other partitions join its queue).
     pub fn next_time(&self) -> Option<Time> {
