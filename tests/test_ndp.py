@@ -74,6 +74,10 @@ def test_phost_and_homa_run_beside_ndp_in_its_incast_each_sending_one_bdp_first(
     from pfabric.figures import ndp
 
     assert ndp.one_bdp_packets() == 8
+    assert ndp.HOMA_AS_SIMULATED in ndp.BESIDE
+    assert (
+        ndp.beside_scenario(ndp.HOMA_AS_SIMULATED, 2).scheme.model_dump(exclude_none=True)["resend_us"] == 1e6
+    )
     beside = [(labels, s) for labels, s in ndp.points(quick=True) if labels["figure"] == "16-beside"]
     assert {labels["scheme"] for labels, _ in beside} == set(ndp.BESIDE)
     lone = api.run(ndp.beside_scenario("pHost", 1))
