@@ -216,6 +216,25 @@ impl Topology {
         &self.route_ports[start as usize..(start + len) as usize]
     }
 
+    /// Bytes of the table `next_hops` reads (edge switches x switches entries).
+    pub fn route_table_bytes(&self) -> usize {
+        self.route_list.len() * std::mem::size_of::<u32>()
+    }
+
+    /// Ask for the route table entry that `next_hops(node, dst)` will read (a hint for the engine's prefetching:
+    /// on a large fat-tree the table outgrows the caches).
+    #[inline(always)]
+    pub fn prefetch_route(&self, node: u32, dst: u32) {
+        let Some(&edge) = self.host_switch.get(dst as usize) else { return };
+        if node == edge || node < self.hosts {
+            return;
+        }
+        let i = self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize;
+        if let Some(entry) = self.route_list.get(i) {
+            crate::sim::prefetch(entry);
+        }
+    }
+
     /// Routes towards each switch that hosts attach to (an edge switch): a host is reached through its edge
     /// switch, so a table per edge switch (not per host) holds every route, 8x smaller on a k = 16 fat-tree
     /// and cache-friendly on the hot path.

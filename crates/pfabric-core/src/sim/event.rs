@@ -380,6 +380,13 @@ impl EventQueue {
         self.run.get(self.run_next + 1)
     }
 
+    /// The event three after the next pop, if the current bucket holds it (the first stage of the engine's
+    /// prefetching).
+    #[inline(always)]
+    pub fn peek_three_after_pop(&self) -> Option<&Event> {
+        self.run.get(self.run_next + 2)
+    }
+
     /// The time of the next event, if any, without moving the calendar on (a partition asks it at the end of
     /// each window, before events from other partitions join its queue).
     pub fn next_time(&self) -> Option<Time> {
