@@ -599,14 +599,14 @@ impl Simulation {
             // Three ahead: the packet and the sending port; two ahead (those in the cache now): the route entry
             // that the next step reads to find the port out.
             if self.far_routes {
-                if let Some(third) = self.events.peek_three_after_pop() {
+                if let Some(third) = self.events.peek_after_pop_nth(2) {
                     self.pool.prefetch(third.a);
                     if let Some(ps) = self.ports.get(self.slot(third.b)) {
                         crate::sim::prefetch(ps);
                     }
                 }
             }
-            if let Some(after) = self.events.peek_two_after_pop() {
+            if let Some(after) = self.events.peek_after_pop_nth(1) {
                 self.pool.prefetch(after.a);
                 if let Some(ps) = self.ports.get(self.slot(after.b)) {
                     crate::sim::prefetch(ps);

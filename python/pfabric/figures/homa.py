@@ -163,7 +163,6 @@ def points(quick: bool) -> list:
 
 def sustain_points(quick: bool) -> list:
     """Each scheme of `SUSTAIN_SCHEMES` at each load on `SUSTAIN_WORKLOAD`, stopped at each horizon."""
-    horizons = HORIZONS_S
     cdf = WORKLOADS[SUSTAIN_WORKLOAD]
     return [
         (
@@ -173,12 +172,12 @@ def sustain_points(quick: bool) -> list:
                 load,
                 None,
                 scheme_for(label, SUSTAIN_WORKLOAD),
-                duration_s=ARRIVALS_PAST_HORIZON * max(horizons),
+                duration_s=ARRIVALS_PAST_HORIZON * max(HORIZONS_S),
             ).with_values({"run.max_sim_time_s": h}),
         )
         for label in SUSTAIN_SCHEMES
         for load in (SUSTAIN_LOADS_QUICK.get(label, ()) if quick else SUSTAIN_LOADS)
-        for h in horizons
+        for h in HORIZONS_S
     ]
 
 
@@ -246,7 +245,7 @@ def sustains_more(done: Done) -> list[Check]:
         return f"{scheme} {top_shown} (" + ", ".join(f"{load:g}: {v:.1%}" for load, v in d.items()) + ")"
 
     def beside(other: str) -> str:
-        # PIAS's line with the PIAS authors' own settings, shown beside the check against the Homa authors' PIAS.
+        # The other PIAS lines (`PIAS_BESIDE`), shown beside the check against the Homa authors' PIAS.
         shown_beside = [shown(label) for label in PIAS_BESIDE if label in by_scheme]
         return f"; not scored: {'; '.join(shown_beside)}" if other == "PIAS" and shown_beside else ""
 

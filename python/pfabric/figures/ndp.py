@@ -136,15 +136,20 @@ FIG16_WITHIN = 0.02
 # The pFabric paper's incast (its Figure 6), as the pHost figure runs it.
 
 
-def scenario(k: int, senders: int, flow_bytes: int, window: int) -> Scenario:
+def fan_in(k: int, senders: int, flow_bytes: int, scheme: dict) -> Scenario:
+    """The authors' incast set-up under `scheme`: `senders` flows of `flow_bytes` to one host of the k-ary tree."""
     return Scenario.from_dict(
         {
             "topology": _fabric(k),
             "packet": PACKET,
-            "scheme": {"name": "ndp", "init_window_pkts": window, "rto_us": 1000},
+            "scheme": scheme,
             "workload": {"kind": "fan-in", "senders": senders, "flow_bytes": flow_bytes},
         }
     )
+
+
+def scenario(k: int, senders: int, flow_bytes: int, window: int) -> Scenario:
+    return fan_in(k, senders, flow_bytes, {"name": "ndp", "init_window_pkts": window, "rto_us": 1000})
 
 
 # pHost and Homa beside NDP on Figure 16's incasts (the module's docstring), over their own switches; and Homa
@@ -176,14 +181,7 @@ def beside_scenario(label: str, senders: int) -> Scenario:
             "resend_us": HOMA_NO_RESEND_US,
         },
     }[label]
-    return Scenario.from_dict(
-        {
-            "topology": _fabric(FIG16_K),
-            "packet": PACKET,
-            "scheme": scheme,
-            "workload": {"kind": "fan-in", "senders": senders, "flow_bytes": FIG16_BYTES},
-        }
-    )
+    return fan_in(FIG16_K, senders, FIG16_BYTES, scheme)
 
 
 def points(quick: bool) -> list:

@@ -211,9 +211,14 @@ impl Topology {
         if node == edge {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
-        let i = self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize;
-        let (start, len) = self.route_lists[self.route_list[i] as usize];
+        let (start, len) = self.route_lists[self.route_list[self.route_index(edge, node)] as usize];
         &self.route_ports[start as usize..(start + len) as usize]
+    }
+
+    /// Where in `route_list` the routes of switch `node` towards edge switch `edge` are.
+    #[inline(always)]
+    fn route_index(&self, edge: u32, node: u32) -> usize {
+        self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
     }
 
     /// Bytes of the table `next_hops` reads (edge switches x switches entries).
@@ -229,8 +234,7 @@ impl Topology {
         if node == edge || node < self.hosts {
             return;
         }
-        let i = self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize;
-        if let Some(entry) = self.route_list.get(i) {
+        if let Some(entry) = self.route_list.get(self.route_index(edge, node)) {
             crate::sim::prefetch(entry);
         }
     }

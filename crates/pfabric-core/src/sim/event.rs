@@ -370,21 +370,14 @@ impl EventQueue {
     /// The event after the next pop, if the current bucket holds it (so that its data can be fetched early).
     #[inline(always)]
     pub fn peek_after_pop(&self) -> Option<&Event> {
-        self.run.get(self.run_next)
+        self.peek_after_pop_nth(0)
     }
 
-    /// The event two after the next pop, if the current bucket holds it (its data can be fetched a step earlier
-    /// still, so that what depends on it, the port it goes out of, can be fetched at the next step).
+    /// The `n`-th event after the one `peek_after_pop` gives (0: that one), if the current bucket holds it: the
+    /// engine fetches data further ahead, step by step, for what depends on it (the port a packet goes out of).
     #[inline(always)]
-    pub fn peek_two_after_pop(&self) -> Option<&Event> {
-        self.run.get(self.run_next + 1)
-    }
-
-    /// The event three after the next pop, if the current bucket holds it (the first stage of the engine's
-    /// prefetching).
-    #[inline(always)]
-    pub fn peek_three_after_pop(&self) -> Option<&Event> {
-        self.run.get(self.run_next + 2)
+    pub fn peek_after_pop_nth(&self, n: usize) -> Option<&Event> {
+        self.run.get(self.run_next + n)
     }
 
     /// The time of the next event, if any, without moving the calendar on (a partition asks it at the end of
