@@ -12,6 +12,9 @@
 
 use crate::sim::time::Time;
 
+/// Marks a route table entry that names a group's common neighbour (`NEAR | j`) rather than a list.
+const NEAR: u32 = 1 << 31;
+
 /// Where a port sits, for attributing drops to the first hop, the fabric, or the last hop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]
@@ -61,13 +64,20 @@ pub struct Topology {
     host_port: Vec<u32>,
     /// Index among the edge switches (those hosts attach to) of each node; u32::MAX for others.
     edge_index: Vec<u32>,
-    edges: u32,
-    /// Next-hop ports of switch s towards edge switch e: the list `route_list[i]` (at i = edge_index[e] times
+    /// The route group of each edge switch, by node; u32::MAX for others. Edge switches with the same switch
+    /// neighbours in the same port order (a leaf-spine's leaves, a fat-tree pod's edge switches) form a group:
+    /// every switch routes towards them alike but those neighbours, which go straight down to each.
+    edge_group: Vec<u32>,
+    /// Next-hop ports of switch s towards an edge switch of group g: the list `group_routes[i]` (at i = g times
     /// switches, plus s - hosts), that is `len` ports from `route_ports[start]` where (start, len) =
-    /// `route_lists[list]`. The lists are shared: `route_ports` opens with every port's own id (a one-port list
-    /// points there) and holds each switch's distinct multi-port lists once (on a k = 64 fat-tree an edge
-    /// switch has one, its 32 uplinks, for 2,047 remote edge switches).
-    route_list: Vec<u32>,
+    /// `route_lists[list]`; or, for the group's j-th common neighbour (`NEAR | j`), the list
+    /// `near_routes[edge_index[e] * near_width + j]`, its ports down to edge switch e. The table grows with
+    /// groups x switches, not edge switches x switches (k = 64 fat-tree: 1.6 MB, not 42 MB). The lists are
+    /// shared: `route_ports` opens with every port's own id (a one-port list points there) and holds each
+    /// switch's distinct multi-port lists once (on a k = 64 fat-tree an edge switch has one, its 32 uplinks).
+    group_routes: Vec<u32>,
+    near_routes: Vec<u32>,
+    near_width: u32,
     route_lists: Vec<(u32, u32)>,
     route_ports: Vec<u32>,
 }
@@ -146,8 +156,10 @@ impl TopologyBuilder {
             host_switch: Vec::new(),
             host_port: Vec::new(),
             edge_index: Vec::new(),
-            edges: 0,
-            route_list: Vec::new(),
+            edge_group: Vec::new(),
+            group_routes: Vec::new(),
+            near_routes: Vec::new(),
+            near_width: 0,
             route_lists: Vec::new(),
             route_ports: Vec::new(),
         };
@@ -190,8 +202,10 @@ impl Topology {
             host_switch: self.host_switch.clone(),
             host_port: self.host_port.iter().map(|&p| new_of[p as usize]).collect(),
             edge_index: self.edge_index.clone(),
-            edges: self.edges,
-            route_list: self.route_list.clone(),
+            edge_group: self.edge_group.clone(),
+            group_routes: self.group_routes.clone(),
+            near_routes: self.near_routes.clone(),
+            near_width: self.near_width,
             route_lists: self.route_lists.clone(),
             route_ports: self.route_ports.iter().map(|&p| new_of[p as usize]).collect(),
         };
@@ -211,42 +225,55 @@ impl Topology {
         if node == edge {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
-        let (start, len) = self.route_lists[self.route_list[self.route_index(edge, node)] as usize];
+        let mut list = self.group_routes[self.route_index(edge, node)];
+        if list & NEAR != 0 {
+            list = self.near_route(edge, list);
+        }
+        let (start, len) = self.route_lists[list as usize];
         &self.route_ports[start as usize..(start + len) as usize]
     }
 
-    /// Where in `route_list` the routes of switch `node` towards edge switch `edge` are.
-    #[inline(always)]
-    fn route_index(&self, edge: u32, node: u32) -> usize {
-        self.edge_index[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
+    /// The list of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge` (one hop in
+    /// four or five on a fat-tree: kept out of line).
+    #[inline(never)]
+    fn near_route(&self, edge: u32, entry: u32) -> u32 {
+        let at = self.edge_index[edge as usize] as usize * self.near_width as usize + (entry & !NEAR) as usize;
+        self.near_routes[at]
     }
 
-    /// Bytes of the table `next_hops` reads (edge switches x switches entries).
+    /// Where in `group_routes` the routes of switch `node` towards edge switch `edge` are.
+    #[inline(always)]
+    fn route_index(&self, edge: u32, node: u32) -> usize {
+        self.edge_group[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
+    }
+
+    /// Bytes of the tables `next_hops` reads (groups x switches entries, and each edge switch's lists down
+    /// from its group's neighbours).
     pub fn route_table_bytes(&self) -> usize {
-        self.route_list.len() * std::mem::size_of::<u32>()
+        (self.group_routes.len() + self.near_routes.len()) * std::mem::size_of::<u32>()
     }
 
     /// Ask for the route table entry that `next_hops(node, dst)` will read (a hint for the engine's prefetching:
-    /// on a large fat-tree the table outgrows the caches).
+    /// on a large fabric the table can outgrow the caches).
     #[inline(always)]
     pub fn prefetch_route(&self, node: u32, dst: u32) {
         let Some(&edge) = self.host_switch.get(dst as usize) else { return };
         if node == edge || node < self.hosts {
             return;
         }
-        if let Some(entry) = self.route_list.get(self.route_index(edge, node)) {
+        if let Some(entry) = self.group_routes.get(self.route_index(edge, node)) {
             crate::sim::prefetch(entry);
         }
     }
 
     /// Routes towards each switch that hosts attach to (an edge switch): a host is reached through its edge
-    /// switch, so a table per edge switch (not per host) holds every route, 8x smaller on a k = 16 fat-tree
-    /// and cache-friendly on the hot path.
+    /// switch, so routes per edge switch (not per host) hold every route.
     ///
     /// Edge switches with the same neighbours, in the same port order (a leaf-spine's leaves, a fat-tree
-    /// pod's edge switches), share one breadth-first search: seen from any of them, every other switch is as
-    /// far as from their common neighbours plus one, so only the neighbours' own route (the port back down to
-    /// that edge switch) differs. A k = 64 fat-tree needs 64 searches instead of 2,048.
+    /// pod's edge switches), share one breadth-first search and one row of the table: seen from any of them,
+    /// every other switch is as far as from their common neighbours plus one, so only the neighbours' own
+    /// route (the ports back down to that edge switch) differs, and those are kept per edge switch. A k = 64
+    /// fat-tree needs 64 searches and 64 rows instead of 2,048.
     fn compute_routes(&mut self) {
         let n = self.nodes as usize;
         let hosts = self.hosts as usize;
@@ -265,38 +292,46 @@ impl Topology {
                 edges.push(sw);
             }
         }
-        self.edges = edges.len() as u32;
         let switches = n - hosts;
         // Edge switches grouped by their switch neighbours in port order.
         let neighbours = |e: u32| -> Vec<u32> {
             self.ports_of(e).map(|p| self.ports[p as usize].peer_node).filter(|&v| v >= self.hosts).collect()
         };
         let mut group_of: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
-        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (neighbours, edge switches)
+        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (distinct neighbours, edge switches)
+        let mut edge_group = vec![u32::MAX; n];
         for &e in &edges {
             let key = neighbours(e);
             let g = *group_of.entry(key.clone()).or_insert_with(|| {
-                groups.push((key, Vec::new()));
+                let mut near = Vec::new();
+                for v in key {
+                    if !near.contains(&v) {
+                        near.push(v);
+                    }
+                }
+                groups.push((near, Vec::new()));
                 groups.len() - 1
             });
             groups[g].1.push(e);
+            edge_group[e as usize] = g as u32;
         }
+        self.edge_group = edge_group;
+        let near_width = groups.iter().map(|(near, _)| near.len()).max().unwrap_or(0);
         let mut lists = RouteLists::new(self.ports.len(), switches);
-        self.route_list = vec![0; edges.len() * switches];
+        self.group_routes = vec![0; groups.len() * switches];
+        self.near_routes = vec![0; edges.len() * near_width];
+        self.near_width = near_width as u32;
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
         let mut next = Vec::new();
         let mut list = Vec::new();
-        let mut shared_list = vec![0u32; switches];
-        for (near, members) in &groups {
+        for (g, (near, members)) in groups.iter().enumerate() {
             // Distances from the group's common neighbours (1), as from any member (0) but for the members.
             dist.iter_mut().for_each(|x| *x = u32::MAX);
             frontier.clear();
             for &v in near {
-                if dist[v as usize] == u32::MAX {
-                    dist[v as usize] = 1;
-                    frontier.push(v);
-                }
+                dist[v as usize] = 1;
+                frontier.push(v);
             }
             let mut level = 1;
             while !frontier.is_empty() {
@@ -314,29 +349,30 @@ impl Topology {
                 }
                 std::mem::swap(&mut frontier, &mut next);
             }
-            // Switches two or more hops from the members route alike towards each of them.
+            // Switches two or more hops from the members route alike towards each of them (a member's own
+            // entry is read only by the other members: `next_hops` delivers to its hosts' ports first).
+            let row = g * switches;
             for s in self.hosts..self.nodes {
                 let here = dist[s as usize];
                 list.clear();
-                if here != u32::MAX && here >= 2 {
+                let alone = members.len() == 1 && members[0] == s;
+                if here != u32::MAX && here >= 2 && !alone {
                     list.extend(self.ports_of(s).filter(|&p| {
                         let v = self.ports[p as usize].peer_node;
                         v >= self.hosts && dist[v as usize].wrapping_add(1) == here
                     }));
                 }
-                shared_list[(s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+                self.group_routes[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
             }
-            for &e in members {
-                let row = self.edge_index[e as usize] as usize * switches;
-                self.route_list[row..row + switches].copy_from_slice(&shared_list);
-                // The neighbours go straight down to `e`, by every port facing it.
-                for &s in near {
+            // The neighbours go straight down to each member, by every port facing it.
+            for (j, &s) in near.iter().enumerate() {
+                self.group_routes[row + (s - self.hosts) as usize] = NEAR | j as u32;
+                for &e in members {
                     list.clear();
                     list.extend(self.ports_of(s).filter(|&p| self.ports[p as usize].peer_node == e));
-                    self.route_list[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+                    self.near_routes[self.edge_index[e as usize] as usize * near_width + j] =
+                        lists.intern(s - self.hosts, &list);
                 }
-                // `e` itself delivers to its hosts' ports (`next_hops`): no list.
-                self.route_list[row + (e - self.hosts) as usize] = 0;
             }
         }
         self.route_lists = lists.spans;
@@ -365,7 +401,8 @@ impl Topology {
     /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
     /// take different paths).
     pub fn has_equal_cost_choices(&self) -> bool {
-        self.route_list.iter().any(|&list| self.route_lists[list as usize].1 > 1)
+        let lists = self.group_routes.iter().filter(|&&list| list & NEAR == 0).chain(&self.near_routes);
+        lists.into_iter().any(|&list| self.route_lists[list as usize].1 > 1)
     }
 
     /// The switch host `host` attaches to.
@@ -601,6 +638,9 @@ mod tests {
             fat_tree(8, paper_links()),
             star(5, paper_links()),
             dumbbell(3, paper_links()),
+            ring_with_a_double_link(),
+            // Ports numbered anew (as a partitioned run numbers them): the same routes, by the new ids.
+            fat_tree(4, paper_links()).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0,
         ] {
             for d in 0..t.hosts {
                 let edge = t.ports[t.nic_port(d) as usize].peer_node;
@@ -631,6 +671,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Edge switches next to each other, a switch with no hosts, and two parallel links: groups of one, a
+    /// neighbour that is itself an edge switch, and a list of two ports down.
+    fn ring_with_a_double_link() -> Topology {
+        let lp = paper_links();
+        let mut b = TopologyBuilder::new(6, 4);
+        for h in 0..6 {
+            b.link(h, 6 + h / 2, lp.host_rate_bps, lp.host_link_delay(), "host->switch", "switch->host");
+        }
+        for (a, z) in [(6, 7), (7, 8), (8, 9), (9, 6), (6, 7)] {
+            b.link(a, z, lp.core_rate_bps, lp.link_delay_ps, "switch->switch", "switch->switch");
+        }
+        b.build()
+    }
+
+    /// The route table grows with the groups of edge switches, not with the edge switches: a fat-tree's
+    /// pods share one row each.
+    #[test]
+    fn route_table_holds_a_row_per_group() {
+        let t = fat_tree(8, paper_links());
+        let (groups, switches, edges, near) = (8, 80, 32, 4);
+        assert_eq!(t.route_table_bytes(), (groups * switches + edges * near) * 4);
+        let t = leaf_spine(9, 4, 16, paper_links());
+        assert_eq!(t.route_table_bytes(), (25 + 9 * 16) * 4);
     }
 
     #[test]
