@@ -180,9 +180,22 @@ impl PacketPool {
             self.slots[id as usize] = p;
             id
         } else {
+            if self.slots.len() == self.slots.capacity() {
+                self.grow();
+            }
             self.slots.push(p);
             (self.slots.len() - 1) as PacketId
         }
+    }
+
+    /// Double the slots (as a push would) into storage asked to sit on huge pages (`sim::vec_on_huge_pages`):
+    /// a large fabric keeps 100,000 packets and more in flight.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let mut slots = crate::sim::vec_on_huge_pages((self.slots.capacity() * 2).max(64));
+        slots.append(&mut self.slots);
+        self.slots = slots;
     }
 
     #[inline]
