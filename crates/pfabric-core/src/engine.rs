@@ -218,7 +218,7 @@ pub struct Simulation {
     far_prefetch: bool,
     /// Whether the route table outgrows the caches too (the same bound): then its entry is asked for a step
     /// earlier still (a k = 64 fat-tree's is 1.6 MB; a k = 32's 197 KB, where the extra step gains nothing
-    /// measurable, and a k = 16's 25 KB, where it only costs).
+    /// measurable, and a k = 16's 164 KB, where it only costs).
     far_routes: bool,
     spray: Rng,
     arrivals: Arrivals,

@@ -14,6 +14,8 @@ use crate::sim::time::Time;
 
 /// Marks a route table entry that names a group's common neighbour (`NEAR | j`) rather than a list.
 const NEAR: u32 = 1 << 31;
+/// The largest route table kept with a row per edge switch; above it a group of edge switches shares one.
+const ROW_PER_EDGE_BYTES: usize = 1 << 20;
 
 /// Where a port sits, for attributing drops to the first hop, the fabric, or the last hop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,18 +66,19 @@ pub struct Topology {
     host_port: Vec<u32>,
     /// Index among the edge switches (those hosts attach to) of each node; u32::MAX for others.
     edge_index: Vec<u32>,
-    /// The route group of each edge switch, by node; u32::MAX for others. Edge switches with the same switch
-    /// neighbours in the same port order (a leaf-spine's leaves, a fat-tree pod's edge switches) form a group:
-    /// every switch routes towards them alike but those neighbours, which go straight down to each.
-    edge_group: Vec<u32>,
-    /// Next-hop ports of switch s towards an edge switch of group g: the list `group_routes[i]` (at i = g times
+    /// The row of the route table each edge switch reads, by node; u32::MAX for others. Edge switches with the
+    /// same switch neighbours in the same port order (a leaf-spine's leaves, a fat-tree pod's edge switches)
+    /// form a group: every switch routes towards them alike but those neighbours, which go straight down to
+    /// each. Where a row per edge switch would outgrow `ROW_PER_EDGE_BYTES` (a k = 32 fat-tree: 2.6 MB; k = 64:
+    /// 42 MB), a group shares one row; otherwise each edge switch has its own (no second look-up on the hot path).
+    edge_row: Vec<u32>,
+    /// Next-hop ports of switch s towards an edge switch whose row is r: the list `routes[i]` (at i = r times
     /// switches, plus s - hosts), that is `len` ports from `route_ports[start]` where (start, len) =
-    /// `route_lists[list]`; or, for the group's j-th common neighbour (`NEAR | j`), the list
-    /// `near_routes[edge_index[e] * near_width + j]`, its ports down to edge switch e. The table grows with
-    /// groups x switches, not edge switches x switches (k = 64 fat-tree: 1.6 MB, not 42 MB). The lists are
-    /// shared: `route_ports` opens with every port's own id (a one-port list points there) and holds each
-    /// switch's distinct multi-port lists once (on a k = 64 fat-tree an edge switch has one, its 32 uplinks).
-    group_routes: Vec<u32>,
+    /// `route_lists[list]`; or, in a shared row, for the group's j-th common neighbour (`NEAR | j`), the list
+    /// `near_routes[edge_index[e] * near_width + j]`, its ports down to edge switch e. The lists are shared:
+    /// `route_ports` opens with every port's own id (a one-port list points there) and holds each switch's
+    /// distinct multi-port lists once (on a k = 64 fat-tree an edge switch has one, its 32 uplinks).
+    routes: Vec<u32>,
     near_routes: Vec<u32>,
     near_width: u32,
     route_lists: Vec<(u32, u32)>,
@@ -156,14 +159,16 @@ impl TopologyBuilder {
             host_switch: Vec::new(),
             host_port: Vec::new(),
             edge_index: Vec::new(),
-            edge_group: Vec::new(),
-            group_routes: Vec::new(),
+            edge_row: Vec::new(),
+            routes: Vec::new(),
             near_routes: Vec::new(),
             near_width: 0,
             route_lists: Vec::new(),
             route_ports: Vec::new(),
         };
-        topo.compute_routes();
+        let rows_per_edge_bytes = |t: &Topology| t.edges_count() * t.switches() as usize * std::mem::size_of::<u32>();
+        let shared = rows_per_edge_bytes(&topo) > ROW_PER_EDGE_BYTES;
+        topo.compute_routes(shared);
         topo
     }
 }
@@ -171,6 +176,14 @@ impl TopologyBuilder {
 impl Topology {
     pub fn switches(&self) -> u32 {
         self.nodes - self.hosts
+    }
+
+    /// Switches that hosts attach to.
+    fn edges_count(&self) -> usize {
+        let mut seen = vec![false; self.nodes as usize];
+        (0..self.hosts)
+            .filter(|&h| !std::mem::replace(&mut seen[self.ports[self.nic_port(h) as usize].peer_node as usize], true))
+            .count()
     }
 
     pub fn ports_of(&self, node: u32) -> std::ops::Range<u32> {
@@ -202,8 +215,8 @@ impl Topology {
             host_switch: self.host_switch.clone(),
             host_port: self.host_port.iter().map(|&p| new_of[p as usize]).collect(),
             edge_index: self.edge_index.clone(),
-            edge_group: self.edge_group.clone(),
-            group_routes: self.group_routes.clone(),
+            edge_row: self.edge_row.clone(),
+            routes: self.routes.clone(),
             near_routes: self.near_routes.clone(),
             near_width: self.near_width,
             route_lists: self.route_lists.clone(),
@@ -225,7 +238,7 @@ impl Topology {
         if node == edge {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
-        let mut list = self.group_routes[self.route_index(edge, node)];
+        let mut list = self.routes[self.route_index(edge, node)];
         if list & NEAR != 0 {
             list = self.near_route(edge, list);
         }
@@ -233,24 +246,24 @@ impl Topology {
         &self.route_ports[start as usize..(start + len) as usize]
     }
 
-    /// The list of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge` (one hop in
-    /// four or five on a fat-tree: kept out of line).
-    #[inline(never)]
+    /// The list of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge`, in a shared row
+    /// (a large fat-tree's aggregation hop down).
+    #[inline(always)]
     fn near_route(&self, edge: u32, entry: u32) -> u32 {
         let at = self.edge_index[edge as usize] as usize * self.near_width as usize + (entry & !NEAR) as usize;
         self.near_routes[at]
     }
 
-    /// Where in `group_routes` the routes of switch `node` towards edge switch `edge` are.
+    /// Where in `routes` the routes of switch `node` towards edge switch `edge` are.
     #[inline(always)]
     fn route_index(&self, edge: u32, node: u32) -> usize {
-        self.edge_group[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
+        self.edge_row[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
     }
 
-    /// Bytes of the tables `next_hops` reads (groups x switches entries, and each edge switch's lists down
-    /// from its group's neighbours).
+    /// Bytes of the tables `next_hops` reads (rows x switches entries, and with shared rows each edge switch's
+    /// lists down from its group's neighbours).
     pub fn route_table_bytes(&self) -> usize {
-        (self.group_routes.len() + self.near_routes.len()) * std::mem::size_of::<u32>()
+        (self.routes.len() + self.near_routes.len()) * std::mem::size_of::<u32>()
     }
 
     /// Ask for the route table entry that `next_hops(node, dst)` will read (a hint for the engine's prefetching:
@@ -261,7 +274,7 @@ impl Topology {
         if node == edge || node < self.hosts {
             return;
         }
-        if let Some(entry) = self.group_routes.get(self.route_index(edge, node)) {
+        if let Some(entry) = self.routes.get(self.route_index(edge, node)) {
             crate::sim::prefetch(entry);
         }
     }
@@ -274,7 +287,7 @@ impl Topology {
     /// every other switch is as far as from their common neighbours plus one, so only the neighbours' own
     /// route (the ports back down to that edge switch) differs, and those are kept per edge switch. A k = 64
     /// fat-tree needs 64 searches and 64 rows instead of 2,048.
-    fn compute_routes(&mut self) {
+    fn compute_routes(&mut self, shared: bool) {
         let n = self.nodes as usize;
         let hosts = self.hosts as usize;
         self.host_switch = (0..self.hosts).map(|h| self.ports[self.nic_port(h) as usize].peer_node).collect();
@@ -315,17 +328,17 @@ impl Topology {
             groups[g].1.push(e);
             edge_group[e as usize] = g as u32;
         }
-        self.edge_group = edge_group;
-        let near_width = groups.iter().map(|(near, _)| near.len()).max().unwrap_or(0);
+        self.edge_row = if shared { edge_group } else { self.edge_index.clone() };
+        let near_width = if shared { groups.iter().map(|(near, _)| near.len()).max().unwrap_or(0) } else { 0 };
         let mut lists = RouteLists::new(self.ports.len(), switches);
-        self.group_routes = vec![0; groups.len() * switches];
+        self.routes = vec![0; if shared { groups.len() } else { edges.len() } * switches];
         self.near_routes = vec![0; edges.len() * near_width];
         self.near_width = near_width as u32;
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
         let mut next = Vec::new();
         let mut list = Vec::new();
-        for (g, (near, members)) in groups.iter().enumerate() {
+        for (near, members) in &groups {
             // Distances from the group's common neighbours (1), as from any member (0) but for the members.
             dist.iter_mut().for_each(|x| *x = u32::MAX);
             frontier.clear();
@@ -351,7 +364,7 @@ impl Topology {
             }
             // Switches two or more hops from the members route alike towards each of them (a member's own
             // entry is read only by the other members: `next_hops` delivers to its hosts' ports first).
-            let row = g * switches;
+            let row = self.edge_row[members[0] as usize] as usize * switches;
             for s in self.hosts..self.nodes {
                 let here = dist[s as usize];
                 list.clear();
@@ -362,16 +375,28 @@ impl Topology {
                         v >= self.hosts && dist[v as usize].wrapping_add(1) == here
                     }));
                 }
-                self.group_routes[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+                self.routes[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
+            }
+            for &e in &members[1..] {
+                if !shared {
+                    let own = self.edge_row[e as usize] as usize * switches;
+                    self.routes.copy_within(row..row + switches, own);
+                }
             }
             // The neighbours go straight down to each member, by every port facing it.
             for (j, &s) in near.iter().enumerate() {
-                self.group_routes[row + (s - self.hosts) as usize] = NEAR | j as u32;
+                if shared {
+                    self.routes[row + (s - self.hosts) as usize] = NEAR | j as u32;
+                }
                 for &e in members {
                     list.clear();
                     list.extend(self.ports_of(s).filter(|&p| self.ports[p as usize].peer_node == e));
-                    self.near_routes[self.edge_index[e as usize] as usize * near_width + j] =
-                        lists.intern(s - self.hosts, &list);
+                    let id = lists.intern(s - self.hosts, &list);
+                    if shared {
+                        self.near_routes[self.edge_index[e as usize] as usize * near_width + j] = id;
+                    } else {
+                        self.routes[self.edge_row[e as usize] as usize * switches + (s - self.hosts) as usize] = id;
+                    }
                 }
             }
         }
@@ -401,7 +426,7 @@ impl Topology {
     /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
     /// take different paths).
     pub fn has_equal_cost_choices(&self) -> bool {
-        let lists = self.group_routes.iter().filter(|&&list| list & NEAR == 0).chain(&self.near_routes);
+        let lists = self.routes.iter().filter(|&&list| list & NEAR == 0).chain(&self.near_routes);
         lists.into_iter().any(|&list| self.route_lists[list as usize].1 > 1)
     }
 
@@ -641,6 +666,13 @@ mod tests {
             ring_with_a_double_link(),
             // Ports numbered anew (as a partitioned run numbers them): the same routes, by the new ids.
             fat_tree(4, paper_links()).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0,
+            // Rows shared by each group of edge switches, as on a large fabric.
+            shared_rows(fat_tree(4, paper_links())),
+            shared_rows(fat_tree(6, paper_links())),
+            shared_rows(leaf_spine(3, 2, 3, paper_links())),
+            shared_rows(ring_with_a_double_link()),
+            shared_rows(star(5, paper_links())),
+            shared_rows(fat_tree(4, paper_links())).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0,
         ] {
             for d in 0..t.hosts {
                 let edge = t.ports[t.nic_port(d) as usize].peer_node;
@@ -687,15 +719,27 @@ mod tests {
         b.build()
     }
 
-    /// The route table grows with the groups of edge switches, not with the edge switches: a fat-tree's
-    /// pods share one row each.
+    /// The same fabric with the route rows its groups of edge switches share (what a fabric whose table would
+    /// outgrow `ROW_PER_EDGE_BYTES` gets).
+    fn shared_rows(mut t: Topology) -> Topology {
+        t.compute_routes(true);
+        t
+    }
+
+    /// Small tables keep a row per edge switch; large ones share a row per group (a fat-tree's pod), and their
+    /// size grows with the pods, not the edge switches.
     #[test]
-    fn route_table_holds_a_row_per_group() {
-        let t = fat_tree(8, paper_links());
-        let (groups, switches, edges, near) = (8, 80, 32, 4);
-        assert_eq!(t.route_table_bytes(), (groups * switches + edges * near) * 4);
-        let t = leaf_spine(9, 4, 16, paper_links());
-        assert_eq!(t.route_table_bytes(), (25 + 9 * 16) * 4);
+    fn route_table_rows_per_edge_switch_or_per_group() {
+        let (pods, switches, edges, aggs_per_pod) = (8, 80, 32, 4);
+        assert_eq!(fat_tree(8, paper_links()).route_table_bytes(), edges * switches * 4);
+        assert_eq!(
+            shared_rows(fat_tree(8, paper_links())).route_table_bytes(),
+            (pods * switches + edges * aggs_per_pod) * 4
+        );
+        let (pods, switches, edges, aggs_per_pod) = (32, 1280, 512, 16);
+        let t = fat_tree(32, paper_links());
+        assert_eq!(t.route_table_bytes(), (pods * switches + edges * aggs_per_pod) * 4);
+        assert!(edges * switches * 4 > ROW_PER_EDGE_BYTES);
     }
 
     #[test]
