@@ -68,9 +68,10 @@ def test_a_bad_ndp_parameter_is_refused_in_one_line(scheme, field, shown):
 
 
 def test_phost_and_homa_run_beside_ndp_in_its_incast_each_sending_one_bdp_first():
-    """The NDP figure runs pHost and Homa on Figure 16's incasts (not scored). pHost's free tokens are one BDP of
-    that fabric's 9,000-byte packets, as Homa derives its RTTbytes: with the default 12 (1,500-byte packets on the
-    pFabric paper's fabric) a lone 450 KB flow ends 14% late, downgraded; with one BDP it ends on its ideal."""
+    """The NDP figure runs pHost and Homa on Figure 16's incasts, with the experiments that explain their checks.
+    pHost's free tokens are one BDP of that fabric's 9,000-byte packets, as Homa derives its RTTbytes: with the
+    default 12 (1,500-byte packets on the pFabric paper's fabric) a lone 450 KB flow ends 14% late, downgraded;
+    with one BDP it ends on its ideal."""
     from pfabric.figures import ndp
 
     assert ndp.one_bdp_packets() == 8
@@ -84,3 +85,72 @@ def test_phost_and_homa_run_beside_ndp_in_its_incast_each_sending_one_bdp_first(
     fct = lone.flows.column("fct_s").to_numpy()[0]
     ideal = lone.flows.column("ideal_fct_s").to_numpy()[0]
     assert fct / ideal - 1 < 0.001, (fct, ideal)
+
+
+class _Column:
+    def __init__(self, values):
+        self.values = values
+
+    def to_numpy(self):
+        import numpy as np
+
+        return np.array(self.values)
+
+
+class _Flows:
+    def __init__(self, columns):
+        self.columns = columns
+
+    def column(self, name):
+        return _Column(self.columns[name])
+
+
+class _Run:
+    """What the NDP figure's incast checks read of a run: its flows' completion and ideal times, and counters."""
+
+    def __init__(self, n, over, dropped=0, sent_again=0):
+        from pfabric.figures import ndp
+
+        ideal = 1e-3
+        last = (1 + over) * (ideal + (n - 1) * ndp._flow_wire_s(ndp.FIG16_BYTES))
+        self.flows = _Flows({"fct_s": [ideal] * (n - 1) + [last], "ideal_fct_s": [ideal] * n})
+        per_flow = -(-ndp.FIG16_BYTES // ndp.PACKET["mss_bytes"])
+        self.stats = {"data_packets_dropped": dropped, "data_packets_sent": n * per_flow + sent_again}
+
+
+def _done(lines):
+    return [
+        ({"figure": "16-beside", "scheme": label, "senders": n}, _Run(n, *values))
+        for label, runs in lines.items()
+        for n, values in runs.items()
+    ]
+
+
+def test_the_incast_checks_beside_ndp_hold_or_are_explained_only_by_their_experiments():
+    """pHost's and Homa's checks on NDP's incast: passed when the bound holds; otherwise "explained" only when
+    the experiment run beside them shows the cause (pHost without free packets: nothing dropped and within the
+    bound; Homa as its authors' simulator assumes the fabric: within 1%, nothing dropped), and failed when it does
+    not."""
+    from pfabric.figures import ndp
+
+    bound = ndp.PHOST_HEADROOM + ndp.PHOST_ALLOWANCE
+    assert ndp.PHOST_HEADROOM == pytest.approx(64 / 9064)
+    held = ndp.phost_incast(_done({"pHost": {1: (0.0,), 11: (bound - 0.001, 5)}}))
+    assert held.verdict == "passed"
+    late = {"pHost": {1: (0.0,), 11: (0.028, 73)}}
+    assert ndp.phost_incast(_done(late)).verdict == "failed"
+    bare = {ndp.PHOST_NO_FREE: {1: (0.037,), 11: (0.010,)}}
+    explained = ndp.phost_incast(_done({**late, **bare}))
+    assert explained.verdict == "diverges: explained" and "11 flows dropped 73" in explained.explained
+    still_dropping = {ndp.PHOST_NO_FREE: {1: (0.037,), 11: (0.010, 2)}}
+    assert ndp.phost_incast(_done({**late, **still_dropping})).verdict == "failed"
+
+    assert ndp.homa_incast(_done({"Homa": {1: (0.0,), 21: (0.005,)}})).verdict == "passed"
+    homa = {"Homa": {1: (0.0,), 21: (0.29, 42, 55)}, ndp.HOMA_DEEP_PORTS: {1: (0.0,), 21: (0.028, 0, 34)}}
+    assert ndp.homa_incast(_done(homa)).verdict == "failed"
+    simulated = {ndp.HOMA_AS_SIMULATED: {1: (0.0,), 21: (-0.004,)}}
+    explained = ndp.homa_incast(_done({**homa, **simulated}))
+    assert explained.verdict == "diverges: explained"
+    assert "21 flows: 42 dropped, 55 sent again" in explained.explained
+    dropping = {ndp.HOMA_AS_SIMULATED: {1: (0.0,), 21: (-0.004, 3)}}
+    assert ndp.homa_incast(_done({**homa, **dropping})).verdict == "failed"
