@@ -25,6 +25,12 @@
 //!   left sends the first packet again, so a message whose every packet was lost is still heard of (Homa
 //!   leaves that case to the RPC layer's timeout; a message merely waiting for its grants costs one packet
 //!   per retry).
+//! - The wait: the paper gives none and the authors' simulator has no loss to recover. Their Linux module
+//!   (PlatformLab/HomaModule: `homa->resend_ticks = 5` among its "wild guesses", 2 in early versions, on a timer
+//!   that ticks every millisecond) waits 5 ms on 25 Gbps links with software in the loop. Ours is 1 ms
+//!   (`resend_us`): still over 60 round trips of the paper's fabric, and where queues grow deeper than it (an
+//!   incast past its ports, the NDP figure) copies of packets still on their way follow; the NDP figure shows
+//!   what they cost.
 //!
 //! The engine owns the timers and the packets; these types only decide.
 
