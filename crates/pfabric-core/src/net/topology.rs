@@ -166,9 +166,7 @@ impl TopologyBuilder {
             route_lists: Vec::new(),
             route_ports: Vec::new(),
         };
-        let rows_per_edge_bytes = |t: &Topology| t.edges_count() * t.switches() as usize * std::mem::size_of::<u32>();
-        let shared = rows_per_edge_bytes(&topo) > ROW_PER_EDGE_BYTES;
-        topo.compute_routes(shared);
+        topo.compute_routes(None);
         topo
     }
 }
@@ -176,14 +174,6 @@ impl TopologyBuilder {
 impl Topology {
     pub fn switches(&self) -> u32 {
         self.nodes - self.hosts
-    }
-
-    /// Switches that hosts attach to.
-    fn edges_count(&self) -> usize {
-        let mut seen = vec![false; self.nodes as usize];
-        (0..self.hosts)
-            .filter(|&h| !std::mem::replace(&mut seen[self.ports[self.nic_port(h) as usize].peer_node as usize], true))
-            .count()
     }
 
     pub fn ports_of(&self, node: u32) -> std::ops::Range<u32> {
@@ -287,7 +277,7 @@ impl Topology {
     /// every other switch is as far as from their common neighbours plus one, so only the neighbours' own
     /// route (the ports back down to that edge switch) differs, and those are kept per edge switch. A k = 64
     /// fat-tree needs 64 searches and 64 rows instead of 2,048.
-    fn compute_routes(&mut self, shared: bool) {
+    fn compute_routes(&mut self, share_rows: Option<bool>) {
         let n = self.nodes as usize;
         let hosts = self.hosts as usize;
         self.host_switch = (0..self.hosts).map(|h| self.ports[self.nic_port(h) as usize].peer_node).collect();
@@ -312,6 +302,8 @@ impl Topology {
         };
         let mut group_of: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
         let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (distinct neighbours, edge switches)
+                                                                // Rows shared by groups where a row per edge switch would outgrow the caches (or as a test asks).
+        let shared = share_rows.unwrap_or(edges.len() * switches * std::mem::size_of::<u32>() > ROW_PER_EDGE_BYTES);
         let mut edge_group = vec![u32::MAX; n];
         for &e in &edges {
             let key = neighbours(e);
@@ -722,7 +714,7 @@ mod tests {
     /// The same fabric with the route rows its groups of edge switches share (what a fabric whose table would
     /// outgrow `ROW_PER_EDGE_BYTES` gets).
     fn shared_rows(mut t: Topology) -> Topology {
-        t.compute_routes(true);
+        t.compute_routes(Some(true));
         t
     }
 
