@@ -642,12 +642,42 @@ mod tests {
         assert_eq!(t.next_hops(edge, 15).len(), 2);
     }
 
-    /// Every switch's next hops towards every host are exactly its ports one hop closer to the host's edge
-    /// switch (a breadth-first search per destination, done here the plain way), whatever sharing the table
-    /// does.
+    /// Every switch's next hops towards host `d` of `t` are exactly its ports one hop closer to the host's edge
+    /// switch (a breadth-first search, done here the plain way), whatever sharing the table does.
+    fn assert_routes_are_shortest(t: &Topology, what: &str) {
+        for d in 0..t.hosts {
+            let edge = t.ports[t.nic_port(d) as usize].peer_node;
+            let mut dist = vec![u32::MAX; t.nodes as usize];
+            dist[edge as usize] = 0;
+            let mut queue = std::collections::VecDeque::from([edge]);
+            while let Some(u) = queue.pop_front() {
+                for p in t.ports_of(u) {
+                    let v = t.ports[p as usize].peer_node;
+                    if v >= t.hosts && dist[v as usize] == u32::MAX {
+                        dist[v as usize] = dist[u as usize] + 1;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            for s in t.hosts..t.nodes {
+                let expected: Vec<u32> = if s == edge {
+                    t.ports_of(s).filter(|&p| t.ports[p as usize].peer_node == d).collect()
+                } else {
+                    t.ports_of(s)
+                        .filter(|&p| {
+                            let v = t.ports[p as usize].peer_node;
+                            v >= t.hosts && dist[v as usize] != u32::MAX && dist[v as usize] + 1 == dist[s as usize]
+                        })
+                        .collect()
+                };
+                assert_eq!(t.next_hops(s, d), &expected[..], "{what}: switch {s} towards host {d}");
+            }
+        }
+    }
+
     #[test]
     fn next_hops_are_every_port_one_hop_closer() {
-        for t in [
+        for (i, t) in [
             leaf_spine(3, 2, 3, paper_links()),
             leaf_spine(1, 4, 2, paper_links()),
             fat_tree(4, paper_links()),
@@ -665,36 +695,63 @@ mod tests {
             shared_rows(ring_with_a_double_link()),
             shared_rows(star(5, paper_links())),
             shared_rows(fat_tree(4, paper_links())).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0,
-        ] {
-            for d in 0..t.hosts {
-                let edge = t.ports[t.nic_port(d) as usize].peer_node;
-                let mut dist = vec![u32::MAX; t.nodes as usize];
-                dist[edge as usize] = 0;
-                let mut queue = std::collections::VecDeque::from([edge]);
-                while let Some(u) = queue.pop_front() {
-                    for p in t.ports_of(u) {
-                        let v = t.ports[p as usize].peer_node;
-                        if v >= t.hosts && dist[v as usize] == u32::MAX {
-                            dist[v as usize] = dist[u as usize] + 1;
-                            queue.push_back(v);
-                        }
-                    }
-                }
-                for s in t.hosts..t.nodes {
-                    let expected: Vec<u32> = if s == edge {
-                        t.ports_of(s).filter(|&p| t.ports[p as usize].peer_node == d).collect()
-                    } else {
-                        t.ports_of(s)
-                            .filter(|&p| {
-                                let v = t.ports[p as usize].peer_node;
-                                v >= t.hosts && dist[v as usize] + 1 == dist[s as usize]
-                            })
-                            .collect()
-                    };
-                    assert_eq!(t.next_hops(s, d), &expected[..], "switch {s} towards host {d}");
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert_routes_are_shortest(t, &format!("fabric {i}"));
+        }
+    }
+
+    /// Random fabrics, routed with a row per edge switch and with shared rows: both give every shortest way.
+    /// Edge switches ("homes") hang off a random tree of other switches with extra and parallel links; most
+    /// homes take the same uplinks in the same order (a group sharing a row), some one link more (a group of
+    /// their own, sometimes a link to another home).
+    #[test]
+    fn random_fabrics_route_every_shortest_way_with_either_rows() {
+        let lp = paper_links();
+        let mut rng = crate::sim::rng::Rng::new(7);
+        let mut shared_groups = 0;
+        for case in 0..300 {
+            let switches = 3 + rng.below(10) as u32;
+            let homes = 1 + rng.below(switches as u64 - 1) as u32;
+            let hosts = 1 + rng.below(3 * homes as u64) as u32;
+            let mut b = TopologyBuilder::new(hosts, switches);
+            let sw = |i: u32| hosts + i;
+            let pick = |rng: &mut crate::sim::rng::Rng, lo: u32, hi: u32| lo + rng.below((hi - lo) as u64) as u32;
+            for h in 0..hosts {
+                b.link(h, sw(pick(&mut rng, 0, homes)), lp.host_rate_bps, lp.host_link_delay(), "h", "h");
+            }
+            for i in homes + 1..switches {
+                b.link(sw(i), sw(pick(&mut rng, homes, i)), lp.core_rate_bps, lp.link_delay_ps, "c", "c");
+            }
+            for _ in 0..rng.below(switches as u64) {
+                let (x, y) = (pick(&mut rng, homes, switches), pick(&mut rng, homes, switches));
+                if x != y {
+                    b.link(sw(x), sw(y), lp.core_rate_bps, lp.link_delay_ps, "c", "c");
                 }
             }
+            let uplinks: Vec<u32> = (0..1 + rng.below(3)).map(|_| pick(&mut rng, homes, switches)).collect();
+            for e in 0..homes {
+                for &u in &uplinks {
+                    b.link(sw(e), sw(u), lp.core_rate_bps, lp.link_delay_ps, "up", "down");
+                }
+                if rng.below(3) == 0 {
+                    let other = pick(&mut rng, 0, switches);
+                    if other != e {
+                        b.link(sw(e), sw(other), lp.core_rate_bps, lp.link_delay_ps, "x", "x");
+                    }
+                }
+            }
+            let t = b.build();
+            assert_routes_are_shortest(&t, &format!("case {case}, a row per edge switch"));
+            let t = shared_rows(t);
+            let edges = t.edge_index.iter().filter(|&&i| i != u32::MAX).count();
+            shared_groups += u32::from(t.routes.len() < edges * t.switches() as usize);
+            assert_routes_are_shortest(&t, &format!("case {case}, shared rows"));
         }
+        // The cases exercise rows shared by several edge switches, not only groups of one.
+        assert!(shared_groups > 50, "{shared_groups}");
     }
 
     /// Edge switches next to each other, a switch with no hosts, and two parallel links: groups of one, a
