@@ -3,7 +3,8 @@
 On a shared VM, CPU time of the same binary varies by up to 25% from run to run; pinned to one core and
 interleaved with the build it is compared to, by 2-5% (bench/RESULTS.md, third session). So this runs each
 binary in turn, ROUNDS times, on one core, and prints the minimum and median CPU seconds of each, with the
-event and packet-hop counts (equal counts: the builds simulated the same thing).
+event and packet-hop counts (equal counts: the builds simulated the same thing), then each later binary's
+ratio to the first in every round and their median.
 
     cargo build --release -p pfabric-core --example bench && cp target/release/examples/bench /tmp/bench_new
     python bench/compare.py pfabric-websearch-0.6-2k /tmp/bench_old /tmp/bench_new --rounds 5
@@ -63,6 +64,13 @@ def main() -> None:
     for b in a.binaries:
         ts = times[b]
         print(f"{b}: min {min(ts):.2f} s  median {statistics.median(ts):.2f} s  ({counts[b]})")
+    # Each round's ratio to the first binary: runs next to each other share the machine's phase, so the ratios
+    # drift less than the times do when the machine speeds up or slows down between rounds.
+    base = times[a.binaries[0]]
+    for b in a.binaries[1:]:
+        ratios = [t / t0 for t, t0 in zip(times[b], base, strict=True)]
+        shown = " ".join(f"{r:.3f}" for r in ratios)
+        print(f"{b} / {a.binaries[0]}, each round: {shown}  median {statistics.median(ratios):.3f}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ def test_reports_min_and_median_of_each_binary(tmp_path):
     assert out == [
         f"{a}: min 2.50 s  median 2.50 s  (events 120 packet-hops 80)",
         f"{b}: min 1.25 s  median 1.25 s  (events 120 packet-hops 80)",
+        f"{b} / {a}, each round: 0.500 0.500 0.500  median 0.500",
     ]
 
 
