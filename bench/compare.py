@@ -54,21 +54,19 @@ def main() -> None:
     for b in a.binaries:
         if not os.access(b, os.X_OK):
             fail(f"binary = {b!r}: not an executable file")
-    times: dict[str, list[float]] = {b: [] for b in a.binaries}
-    counts: dict[str, str] = {}
+    # By position, not path: the same binary given twice measures the noise.
+    times: list[list[float]] = [[] for _ in a.binaries]
+    counts: list[str] = [""] * len(a.binaries)
     for _ in range(a.rounds):
-        for b in a.binaries:
-            t, c = run_once(b, a.scenario, a.core)
-            times[b].append(t)
-            counts[b] = c
-    for b in a.binaries:
-        ts = times[b]
-        print(f"{b}: min {min(ts):.2f} s  median {statistics.median(ts):.2f} s  ({counts[b]})")
+        for i, b in enumerate(a.binaries):
+            t, counts[i] = run_once(b, a.scenario, a.core)
+            times[i].append(t)
+    for b, ts, c in zip(a.binaries, times, counts, strict=True):
+        print(f"{b}: min {min(ts):.2f} s  median {statistics.median(ts):.2f} s  ({c})")
     # Each round's ratio to the first binary: runs next to each other share the machine's phase, so the ratios
     # drift less than the times do when the machine speeds up or slows down between rounds.
-    base = times[a.binaries[0]]
-    for b in a.binaries[1:]:
-        ratios = [t / t0 for t, t0 in zip(times[b], base, strict=True)]
+    for b, ts in zip(a.binaries[1:], times[1:], strict=True):
+        ratios = [t / t0 if t0 > 0 else float("nan") for t, t0 in zip(ts, times[0], strict=True)]
         shown = " ".join(f"{r:.3f}" for r in ratios)
         print(f"{b} / {a.binaries[0]}, each round: {shown}  median {statistics.median(ratios):.3f}")
 

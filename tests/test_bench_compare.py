@@ -34,6 +34,18 @@ def test_reports_min_and_median_of_each_binary(tmp_path):
     ]
 
 
+def test_the_same_binary_twice_is_compared_with_itself_round_by_round(tmp_path):
+    a = fake_bench(tmp_path, "same", "2.00")
+    out = subprocess.run(
+        [sys.executable, str(COMPARE), "s", str(a), str(a), "--rounds", "2", "--core", "0"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert out[-1] == f"{a} / {a}, each round: 1.000 1.000  median 1.000"
+    assert len(out) == 3
+
+
 def test_reports_peak_memory_when_the_binary_does(tmp_path):
     exe = tmp_path / "mem"
     exe.write_text(

@@ -144,6 +144,10 @@ def test_the_incast_checks_beside_ndp_hold_or_are_explained_only_by_their_experi
     assert explained.verdict == "diverges: explained" and "11 flows dropped 73" in explained.explained
     still_dropping = {ndp.PHOST_NO_FREE: {1: (0.037,), 11: (0.010, 2)}}
     assert ndp.phost_incast(_done({**late, **still_dropping})).verdict == "failed"
+    # Without free packets another incast ends over the bound: the experiment does not show the bound holds.
+    three = {"pHost": {1: (0.0,), 11: (0.028, 73), 101: (0.009, 790)}}
+    elsewhere_late = {ndp.PHOST_NO_FREE: {1: (0.037,), 11: (0.010,), 101: (0.030,)}}
+    assert ndp.phost_incast(_done({**three, **elsewhere_late})).verdict == "failed"
 
     assert ndp.homa_incast(_done({"Homa": {1: (0.0,), 21: (0.005,)}})).verdict == "passed"
     homa = {"Homa": {1: (0.0,), 21: (0.29, 42, 55)}, ndp.HOMA_DEEP_PORTS: {1: (0.0,), 21: (0.028, 0, 34)}}
@@ -154,3 +158,22 @@ def test_the_incast_checks_beside_ndp_hold_or_are_explained_only_by_their_experi
     assert "21 flows: 42 dropped, 55 sent again" in explained.explained
     dropping = {ndp.HOMA_AS_SIMULATED: {1: (0.0,), 21: (-0.004, 3)}}
     assert ndp.homa_incast(_done({**homa, **dropping})).verdict == "failed"
+    # Deep ports that still drop do not show the losses are the ports'; a late incast with neither drops nor
+    # copies shows neither cause.
+    deep_dropping = {**homa, ndp.HOMA_DEEP_PORTS: {1: (0.0,), 21: (0.028, 4, 34)}}
+    assert ndp.homa_incast(_done({**deep_dropping, **simulated})).verdict == "failed"
+    quietly_late = {**homa, "Homa": {1: (0.0,), 21: (0.29,)}}
+    assert ndp.homa_incast(_done({**quietly_late, **simulated})).verdict == "failed"
+    copies_only = {**homa, "Homa": {1: (0.0,), 11: (0.011, 0, 6)}}
+    only = ndp.homa_incast(
+        _done(
+            {
+                **copies_only,
+                ndp.HOMA_DEEP_PORTS: {1: (0.0,), 11: (0.011, 0, 6)},
+                ndp.HOMA_AS_SIMULATED: {1: (0.0,), 11: (0.0,)},
+            }
+        )
+    )
+    assert only.verdict == "diverges: explained" and "lost at its 1 MB port" not in only.explained, (
+        only.explained
+    )
