@@ -307,12 +307,25 @@ def _run_on_executor(todo, unique, labels_of, jobs, executor, progress, bar, don
         pool.shutdown(wait=True)
 
 
+# How long a stopped worker may take to end on its SIGTERM before it is killed.
+STOP_GRACE_S = 2.0
+
+
 def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Interrupted or failed: end the runs in flight now instead of waiting for them (nothing of theirs is
-    saved). `_processes` is private; Python 3.14 has `terminate_workers()` for this."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    saved). `_processes` is private; Python 3.14 has `terminate_workers()` for this. A worker still alive
+    after `STOP_GRACE_S` is killed: one seen to outlive its SIGTERM (a spawned worker still starting, once in
+    a test run) would otherwise run its call to the end."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
+    deadline = time.monotonic() + STOP_GRACE_S
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None:
+                process.kill()
     pool.shutdown(wait=False, cancel_futures=True)
 
 
