@@ -19,14 +19,15 @@ def fake_bench(tmp_path: Path, name: str, cpu: str) -> Path:
     return exe
 
 
+def compare_lines(*args: str) -> list[str]:
+    """What bench/compare.py prints for `args`, a line each (it must succeed)."""
+    out = subprocess.run([sys.executable, str(COMPARE), *args], capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()
+
+
 def test_reports_min_and_median_of_each_binary(tmp_path):
     a, b = fake_bench(tmp_path, "old", "2.50"), fake_bench(tmp_path, "new", "1.25")
-    out = subprocess.run(
-        [sys.executable, str(COMPARE), "s", str(a), str(b), "--rounds", "3", "--core", "0"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    out = compare_lines("s", str(a), str(b), "--rounds", "3", "--core", "0")
     assert out == [
         f"{a}: min 2.50 s  median 2.50 s  (events 120 packet-hops 80)",
         f"{b}: min 1.25 s  median 1.25 s  (events 120 packet-hops 80)",
@@ -36,12 +37,7 @@ def test_reports_min_and_median_of_each_binary(tmp_path):
 
 def test_the_same_binary_twice_is_compared_with_itself_round_by_round(tmp_path):
     a = fake_bench(tmp_path, "same", "2.00")
-    out = subprocess.run(
-        [sys.executable, str(COMPARE), "s", str(a), str(a), "--rounds", "2", "--core", "0"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    out = compare_lines("s", str(a), str(a), "--rounds", "2", "--core", "0")
     assert out[-1] == f"{a} / {a}, each round: 1.000 1.000  median 1.000"
     assert len(out) == 3
 
