@@ -330,8 +330,9 @@ impl Simulation {
 
     fn sequential(cfg: ScenarioConfig, topo: Arc<Topology>) -> Self {
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
-        let mut ports = crate::sim::vec_on_huge_pages(topo.ports.len());
-        ports.extend(topo.ports.iter().enumerate().map(|(i, spec)| port_state(i, spec, &cfg.scheme.queue, loss_bins)));
+        let ports = crate::sim::collect_on_huge_pages(
+            topo.ports.iter().enumerate().map(|(i, spec)| port_state(i, spec, &cfg.scheme.queue, loss_bins)),
+        );
         let arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
         let spray = Rng::stream(cfg.seed, "spray");
         let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);

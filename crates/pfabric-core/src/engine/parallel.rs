@@ -535,8 +535,7 @@ impl Partitioned {
         for t in 0..threads {
             let (p0, p1) = (bounds[t], bounds[t + 1]);
             let ports: Vec<u32> = (block[p0]..block[p1]).collect();
-            let mut states = crate::sim::vec_on_huge_pages(ports.len());
-            states.extend(ports.iter().map(|&i| {
+            let states = crate::sim::collect_on_huge_pages(ports.iter().map(|&i| {
                 let spec = &numbered.ports[i as usize];
                 let mut ps = port_state(old_of[i as usize] as usize, spec, &cfg.scheme.queue, loss_bins);
                 let (here, peer) = (part_of[spec.node as usize], part_of[spec.peer_node as usize]);

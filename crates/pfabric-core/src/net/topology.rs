@@ -369,8 +369,8 @@ impl Topology {
                 }
                 self.routes[row + (s - self.hosts) as usize] = lists.intern(s - self.hosts, &list);
             }
-            for &e in &members[1..] {
-                if !shared {
+            if !shared {
+                for &e in &members[1..] {
                     let own = self.edge_row[e as usize] as usize * switches;
                     self.routes.copy_within(row..row + switches, own);
                 }

@@ -26,6 +26,13 @@ pub fn vec_on_huge_pages<T>(capacity: usize) -> Vec<T> {
     v
 }
 
+/// `items` gathered into a vector from `vec_on_huge_pages`.
+pub fn collect_on_huge_pages<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = vec_on_huge_pages(items.len());
+    v.extend(items);
+    v
+}
+
 /// Ask for 2 MiB pages over the whole ones within `bytes` from `start`, before they are first touched.
 fn advise_huge_pages(start: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
