@@ -85,6 +85,10 @@ fn scenario(name: &str) -> Option<Value> {
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k16-websearch-0.6-5k" => json!({"topology": {"kind": "fat-tree", "k": 16},
             "workload": websearch(0.6, 5_000), "scheme": {"name": "pfabric"}}),
+        // Short enough to count instructions under callgrind (the partitioned engine on one thread against the
+        // sequential one).
+        "pfabric-fattree-k16-websearch-0.6-1k" => json!({"topology": {"kind": "fat-tree", "k": 16},
+            "workload": websearch(0.6, 1_000), "scheme": {"name": "pfabric"}}),
         "pfabric-fattree-k32-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 32},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         // A shorter run on k = 32 for A/B comparisons of cache work (the 20k run takes a minute).

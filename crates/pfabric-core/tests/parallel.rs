@@ -186,3 +186,49 @@ fn an_event_budget_stops_a_partitioned_run_at_the_same_place_on_any_thread_count
     assert!(one.counters().events >= 17_610 && one.counters().events < 17_610 + 2_000, "{}", one.counters().events);
     assert!(words(&one) == words(&at(3)), "3 threads differ from one");
 }
+
+/// The partitioned engine's results, pinned: fabrics cut by pods, racks, hosts and at every link, with packets
+/// handed over within a block and between blocks (two threads). How the engine orders a handed packet among the
+/// events of its window may change; the order itself (time, then origin partition, then sequence) may not.
+const PINNED: &[(&str, u64)] = &[
+    ("pfabric leaf-spine groups", 0x2d343b3466ebe8f7),
+    ("dctcp leaf-spine racks", 0x15eed338fc24836f),
+    ("tcp leaf-spine hosts", 0xe78ace766cfd218d),
+    ("tcp fat-tree k=4 spray groups", 0xa8008e9f854a042f),
+    ("aifo fat-tree k=4 ecmp nodes", 0xa7f63941858eb1d2),
+    ("sp-pifo fat-tree k=8 adaptive racks", 0x851192a35f993569),
+    ("pfabric fat-tree k=8 spray nodes", 0x08597ce93baac152),
+];
+
+fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[test]
+fn partitioned_results_are_pinned() {
+    let cases = [
+        ("pfabric leaf-spine groups", leaf_spine(), json!({"name": "pfabric"}), "groups"),
+        ("dctcp leaf-spine racks", leaf_spine(), json!({"name": "dctcp"}), "racks"),
+        ("tcp leaf-spine hosts", leaf_spine(), json!({"name": "tcp"}), "hosts"),
+        ("tcp fat-tree k=4 spray groups", fat_tree(4, "spray"), json!({"name": "tcp"}), "groups"),
+        ("aifo fat-tree k=4 ecmp nodes", fat_tree(4, "ecmp"), json!({"name": "aifo"}), "nodes"),
+        ("sp-pifo fat-tree k=8 adaptive racks", fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
+        ("pfabric fat-tree k=8 spray nodes", fat_tree(8, "spray"), json!({"name": "pfabric"}), "nodes"),
+    ];
+    let now: Vec<(&str, u64)> = cases
+        .iter()
+        .map(|(label, topology, scheme, partition)| {
+            let r = json!({"threads": 2, "partition": partition});
+            (*label, fnv1a(words(&run(config(topology, &poisson(0.7, 300), scheme, r, 5)))))
+        })
+        .collect();
+    let table = now.iter().map(|(s, h)| format!("    (\"{s}\", {h:#018x}),")).collect::<Vec<_>>().join("\n");
+    assert_eq!(now, PINNED, "partitioned results changed; if on purpose, pin them again:\n{table}");
+}

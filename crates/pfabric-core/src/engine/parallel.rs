@@ -5,13 +5,16 @@
 //! arrivals, outboxes, cut ports and route stream kept apart.
 //!
 //! A window is `[start, start + lookahead)`. Within it each block runs its events; a packet that crosses a
-//! cut link arrives at least one lookahead after it leaves, so in a later window: it waits in its
-//! partition's outbox (within the block, its arrival only; the packet stays in the pool). At the end of the
-//! window the outboxes go to double-buffered mailboxes, one per ordered pair of partitions, each block
-//! reports when its next event is due, and after one barrier every thread computes the same next window
-//! from the same reports. The next window opens with each partition taking in its mail, origin by origin in
-//! partition order and each origin's packets in the order it sent them, so equal arrival times are ordered
-//! by (time, origin partition, sequence) whichever block holds the origin.
+//! cut link arrives at least one lookahead after it leaves, so in a later window. Among events at the same
+//! time, the packets handed over in a window come after every event the window's partitions scheduled
+//! themselves and before every event of the windows after it, ordered by origin partition and then in the
+//! order each origin sent them: each event's sequence number says so (`Numbering`), so whichever block holds
+//! the origin, equal times are ordered by (time, origin partition, sequence). A packet for a partition of
+//! the same block goes into its queue at once, numbered so; one for another block waits in its partition's
+//! outbox. At the end of the window the outboxes go to double-buffered mailboxes, one per ordered pair of
+//! partitions, each block reports when its next event is due, and after one barrier every thread computes
+//! the same next window from the same reports. The next window opens with each partition taking in its mail
+//! from other blocks, numbered as the ones from its own block were.
 //!
 //! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
 //! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
@@ -80,11 +83,9 @@ struct PartState {
     ids: Vec<u32>,
     next_id: usize,
     next_arrival: Option<FlowSpec>,
-    /// Packets for each partition, sent in this window, and the partitions they are for.
+    /// Packets for each partition of another block, sent in this window, and the partitions they are for.
     outbox: Vec<Vec<Handover>>,
     touched: Vec<u32>,
-    /// Packets for each partition of its own block, by (arrival, node, id): they stay in the block's pool.
-    local_out: Vec<Vec<(Time, u32, PacketId)>>,
     /// Cut ports (by id) holding packets: a packet joined their queue since the last flush found them empty.
     cut_busy: Vec<u32>,
     /// Its random stream for routes (spray, adaptive ties).
@@ -101,15 +102,15 @@ pub(super) struct Block {
     parts: Vec<PartState>,
     /// Every flow's row as it starts (made before the run).
     pub(super) records: Arc<[FlowRecord]>,
-    /// For each partition of the block, a bit per partition (of the whole run, in words of 64) that handed it
-    /// packets from within the block in this window.
-    local_from: Vec<u64>,
-    /// Words of `local_from` per partition of the block (kept: a handover would divide for it otherwise).
-    local_words: usize,
+    /// How events are numbered.
+    numbering: Numbering,
+    /// For each partition of the block, the number of the next packet it hands over within the block in this
+    /// window.
+    next_handed: Vec<u64>,
     /// The partition (within the block) of each of the block's ports, and which are listed as busy cut ports.
     port_part: Vec<u32>,
     cut_listed: Vec<bool>,
-    /// The earliest arrival among the packets handed over in this window.
+    /// The earliest arrival among the packets handed over to other blocks in this window.
     min_sent: Time,
     /// The end of the window being run: everything handed over arrives at or after it.
     window_end: Time,
@@ -154,30 +155,38 @@ impl Block {
 }
 
 impl Simulation {
-    /// A packet leaves for partition `dest`: it waits in its partition's outbox until the window ends.
-    #[inline(never)]
+    /// A packet leaves for partition `dest`: into the queue at once if the block holds `dest`, numbered where
+    /// the window's merge order puts it; into its partition's outbox for another block otherwise.
+    #[inline(always)]
     pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, node: u32, id: PacketId) {
         self.counters.handovers += 1;
         let slot = self.slot(from);
         let block = self.block.as_mut().expect("only a partitioned run has cut links");
-        let origin = block.port_part[slot] as usize;
-        let local = dest.wrapping_sub(block.first) as usize;
-        if local < block.parts.len() {
-            // Within the block: the packet stays in the pool, its arrival waits for the next window.
-            let o = block.first as usize + origin;
-            block.local_from[local * block.local_words + o / 64] |= 1 << (o % 64);
-            block.parts[origin].local_out[local].push((at, node, id));
-        } else {
-            let packet = *self.pool.get(id);
-            self.pool.release(id);
-            let part = &mut block.parts[origin];
-            if part.outbox[dest as usize].is_empty() {
-                part.touched.push(dest);
-            }
-            part.outbox[dest as usize].push(Handover { at, node, packet });
-        }
-        block.min_sent = block.min_sent.min(at);
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
+        let origin = block.port_part[slot] as usize;
+        if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
+            let next = &mut block.next_handed[origin];
+            let seq = *next;
+            *next += 1;
+            self.events.schedule_with_seq(at, seq, EventKind::Handed, id, node);
+        } else {
+            self.hand_to_another_block(dest, at, origin, node, id);
+        }
+    }
+
+    /// A packet leaves for partition `dest` of another block: it waits in the outbox of its partition
+    /// (`origin`, within the block) until the window ends.
+    #[inline(never)]
+    fn hand_to_another_block(&mut self, dest: u32, at: Time, origin: usize, node: u32, id: PacketId) {
+        let packet = *self.pool.get(id);
+        self.pool.release(id);
+        let block = self.block.as_mut().unwrap();
+        let part = &mut block.parts[origin];
+        if part.outbox[dest as usize].is_empty() {
+            part.touched.push(dest);
+        }
+        part.outbox[dest as usize].push(Handover { at, node, packet });
+        block.min_sent = block.min_sent.min(at);
     }
 
     /// A packet waits at cut port `port`: the port joins its partition's list of ports to bring up to date at
@@ -253,6 +262,51 @@ impl Simulation {
         block.parts[part].cut_busy = busy;
         self.now = now;
         next
+    }
+}
+
+/// How a partitioned run numbers its events, so that the queue's (time, seq) order is the window's merge
+/// order (module docs) whenever an event is pushed. A number is an epoch above `shift` bits: window w's own
+/// events take epoch 2w + 1 and are numbered in turn; the packets handed over in window w take epoch 2w + 2,
+/// and below it (origin partition, the origin's count of handovers in the window). The count's bits cover the
+/// most packets a partition can hand over in a window (each cut port at most one per smallest packet's
+/// serialization); the epochs leave room for 2^(60 - shift) windows, and a window's own events for
+/// 2^shift.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Numbering {
+    shift: u32,
+    count_bits: u32,
+}
+
+impl Numbering {
+    /// The fewest bits below the epoch: room for 2^28 events of a block in one window.
+    const LEAST_SHIFT: u32 = 28;
+
+    /// For `parts` partitions, the busiest of which can hand over `most_handed` packets in a window.
+    fn new(parts: usize, most_handed: u64) -> Self {
+        let count_bits = (u64::BITS - most_handed.leading_zeros()).max(1);
+        let origin_bits = usize::BITS - parts.saturating_sub(1).leading_zeros();
+        let shift = (origin_bits + count_bits).max(Self::LEAST_SHIFT);
+        assert!(
+            shift <= 50,
+            "{parts} partitions handing over up to {most_handed} packets a window: too many to number"
+        );
+        Numbering { shift, count_bits }
+    }
+
+    /// The number of window `w`'s first own event.
+    fn own(&self, w: u64) -> u64 {
+        (2 * w + 1) << self.shift
+    }
+
+    /// The number of the first packet partition `origin` handed over in the window before window `w`.
+    fn handed_before(&self, w: u64, origin: usize) -> u64 {
+        (2 * w) << self.shift | (origin as u64) << self.count_bits
+    }
+
+    /// The windows a run can number.
+    fn windows(&self) -> u64 {
+        (1 << (60 - self.shift)) - 1
     }
 }
 
@@ -527,6 +581,15 @@ impl Partitioned {
         for p in 0..parts {
             block[p + 1] += block[p];
         }
+        // The most packets a partition can hand over in a window: each cut port sends at most one per smallest
+        // packet's serialization.
+        let smallest = cfg.topology.format.control_wire_bytes() as u64;
+        let mut most_handed = vec![0u64; parts];
+        for spec in topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]) {
+            let per_packet = crate::sim::time::serialization_ps(smallest, spec.rate_bps).max(1);
+            most_handed[part_of[spec.node as usize] as usize] += cut.lookahead / per_packet + 2;
+        }
+        let numbering = Numbering::new(parts, most_handed.iter().copied().max().unwrap_or(0));
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
         let mut sims = Vec::with_capacity(threads);
         // Thread t runs a block of consecutive partitions, cut where the ports (what most work scales with)
@@ -548,7 +611,7 @@ impl Partitioned {
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
-            let widen = (usize::BITS - (parts / threads).max(1).saturating_sub(1).leading_zeros()).min(6);
+            let widen = (usize::BITS - threads.saturating_sub(1).leading_zeros()).min(6);
             let shift = super::event_horizon_shift(&numbered);
             let widened = (shift + widen).min(shift.max(crate::sim::event::RADIX_MAX_SHIFT));
             sim.events = crate::sim::event::EventQueue::with_slot_width(widened);
@@ -570,7 +633,6 @@ impl Partitioned {
                     next_id: 0,
                     outbox: vec![Vec::new(); parts],
                     touched: Vec::new(),
-                    local_out: vec![Vec::new(); p1 - p0],
                     cut_busy: Vec::new(),
                     spray: Rng::stream(cfg.seed, &format!("spray/{p}")),
                 });
@@ -587,8 +649,8 @@ impl Partitioned {
                 parts: states,
                 records: shared_records.clone(),
                 port_part,
-                local_from: vec![0; (p1 - p0) * parts.div_ceil(64)],
-                local_words: parts.div_ceil(64),
+                numbering,
+                next_handed: vec![0; p1 - p0],
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
                 window_end: 0,
@@ -787,7 +849,13 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
     let count = sim.block.as_ref().unwrap().parts.len();
     loop {
         let w = windows.w;
-        let mut mail = sim.block.as_ref().unwrap().local_from.iter().any(|&word| word != 0);
+        let numbering = sim.block.as_ref().unwrap().numbering;
+        assert!(
+            w < numbering.windows(),
+            "run.threads: a partitioned run of more than {} windows; run it with run.threads unset",
+            numbering.windows()
+        );
+        let mut mail = false;
         for p in first..first + count {
             mail |= ex.mail_from(w + 1, p).iter().any(|word| word.load(Ordering::Relaxed) != 0);
         }
@@ -802,45 +870,40 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             unsafe { ex.report(w, t, report) };
         } else {
             if mail {
-                // Take in the mail of the last window, partition by partition, origin by origin.
-                // Origins in partition order, whether in this block (their packets still in its pool) or
-                // in another (copied into it here).
-                let words = ex.words;
+                // Take in the mail of the last window from other blocks (their packets copied into this
+                // block's pool), numbered as the packets from this block were.
                 for k in 0..count {
                     let p = first + k;
                     for (i, word) in ex.mail_from(w + 1, p).iter().enumerate() {
-                        let block = sim.block.as_mut().unwrap();
-                        let local = std::mem::take(&mut block.local_from[k * words + i]);
                         // (A load, and a store only when set: most words are empty, and a swap is a locked
                         // instruction.)
-                        let remote = word.load(Ordering::Relaxed);
-                        if remote != 0 {
+                        let mut bits = word.load(Ordering::Relaxed);
+                        if bits != 0 {
                             word.store(0, Ordering::Relaxed);
                         }
-                        let mut bits = remote | local;
                         while bits != 0 {
                             let o = i * 64 + bits.trailing_zeros() as usize;
                             bits &= bits - 1;
-                            if (first..first + count).contains(&o) {
-                                let mut out =
-                                    std::mem::take(&mut sim.block.as_mut().unwrap().parts[o - first].local_out[k]);
-                                for (at, node, id) in out.drain(..) {
-                                    debug_assert!(at >= windows.start);
-                                    sim.events.schedule(at, EventKind::Handed, id, node);
-                                }
-                                sim.block.as_mut().unwrap().parts[o - first].local_out[k] = out;
-                            } else {
-                                // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
-                                let cell = unsafe { ex.mail(w + 1, o, p) };
-                                for h in cell.drain(..) {
-                                    debug_assert!(h.at >= windows.start);
-                                    let id = sim.pool.alloc(h.packet);
-                                    sim.events.schedule(h.at, EventKind::Handed, id, h.node);
-                                }
+                            // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
+                            let cell = unsafe { ex.mail(w + 1, o, p) };
+                            assert!(
+                                cell.len() as u64 <= 1 << numbering.count_bits,
+                                "handovers outnumber their numbers"
+                            );
+                            let first_seq = numbering.handed_before(w, o);
+                            for (n, h) in cell.drain(..).enumerate() {
+                                debug_assert!(h.at >= windows.start);
+                                let id = sim.pool.alloc(h.packet);
+                                sim.events.schedule_with_seq(h.at, first_seq + n as u64, EventKind::Handed, id, h.node);
                             }
                         }
                     }
                 }
+            }
+            sim.events.number_from(numbering.own(w));
+            let block = sim.block.as_mut().unwrap();
+            for (k, next) in block.next_handed.iter_mut().enumerate() {
+                *next = numbering.handed_before(w + 1, first + k);
             }
             sim.run_window(windows.end);
             let flush_at = windows.max_time.map_or(windows.end - 1, |l| l.min(windows.end - 1));
@@ -848,10 +911,16 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             for k in 0..count {
                 cut_free = cut_free.min(sim.flush_cut_ports(k, flush_at));
             }
+            assert!(
+                sim.events.next_seq() <= numbering.own(w) + (1 << numbering.shift),
+                "a window outnumbers its numbers"
+            );
             let block = sim.block.as_mut().unwrap();
             let mut in_flight = 0;
             for (k, part) in block.parts.iter_mut().enumerate() {
                 let p = first + k;
+                let handed = block.next_handed[k] - numbering.handed_before(w + 1, p);
+                assert!(handed <= 1 << numbering.count_bits, "handovers outnumber their numbers");
                 for d in part.touched.drain(..) {
                     // Safety: partition p, in window w, writes row p of buffer w.
                     let cell = unsafe { ex.mail(w, p, d as usize) };
@@ -933,5 +1002,34 @@ mod barrier_tests {
             assert_eq!(arrived.into_inner(), WINDOWS * threads);
         }
         finished.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod numbering_tests {
+    use super::Numbering;
+
+    /// Among equal times, window w's own events come first, then what it handed over, origin by origin and
+    /// each origin's in turn, then window w + 1's own events; the count's bits hold the most handovers.
+    #[test]
+    fn handed_packets_follow_their_window_origin_by_origin() {
+        for (parts, most) in [(1, 1), (10, 40), (64, 17_408), (81_920, 2_600), (3, 1 << 30)] {
+            let n = Numbering::new(parts, most);
+            assert!(most < 1 << n.count_bits, "{parts} {most}");
+            assert!(n.shift >= Numbering::LEAST_SHIFT && n.windows() >= 1 << 10);
+            // (Up to the last window a run may have: `w < windows()`.)
+            for w in [0, 1, 7, n.windows() - 1] {
+                let mut previous = n.own(w) + (1 << n.shift) - 1;
+                let mut origins = vec![0, parts / 2, parts - 1];
+                origins.dedup();
+                for origin in origins {
+                    let first = n.handed_before(w + 1, origin);
+                    assert!(first > previous, "{parts} {w} {origin}");
+                    previous = first + most;
+                }
+                assert!(previous < n.own(w + 1), "{parts} {w}");
+                assert!(n.own(w + 1) + (1 << n.shift) <= 1 << 61, "{parts} {w}");
+            }
+        }
     }
 }

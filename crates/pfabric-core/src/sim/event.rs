@@ -83,40 +83,65 @@ impl Event {
 /// (cachegrind's branch model: a third of all mispredictions of a run). Up to
 /// [`RANK_LANES`] events, each event's place is counted instead, without a branch: the number of events before
 /// it. The count compares small keys in a fixed number of lanes (which the compiler turns into a few vector
-/// compares): an event's offset in the bucket and its position in it. Position orders events exactly as their
-/// sequence does when the bucket's events were pushed in sequence order, which every event scheduled straight
-/// into the calendar is; a bucket that also received events from the far heap (older sequence numbers,
-/// appended later) is sorted on (time, seq) itself; a fuller bucket pushed in order is sorted by its offsets'
-/// two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
+/// compares): an event's offset in the bucket and its position in it. A fuller bucket is sorted by its
+/// offsets' two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
+///
+/// Both counting sorts are stable: events at the same time stay in push order, which is their sequence order
+/// for every event scheduled in turn. Events pushed out of turn (from the far heap, whose sequence numbers are
+/// older; a partitioned run's handed packets, which sort after their window's own events) are then moved to
+/// their place among their equals by `order_ties`.
 fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event], bucket_start: Time, shift: u32) {
     let n = bucket.len();
     run.clear();
-    if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
-        let mut pushed_in_order = true;
-        for pair in bucket.windows(2) {
-            pushed_in_order &= pair[0].seq_kind < pair[1].seq_kind;
-        }
-        if pushed_in_order {
-            // Offsets are below 2^shift <= 2^27, so keys stay below i32::MAX, the padding, which no key
-            // exceeds: padding lanes never count.
-            let mut keys = [i32::MAX; RANK_LANES];
-            for (i, (k, e)) in keys.iter_mut().zip(bucket).enumerate() {
-                *k = (((e.time - bucket_start) as i32) << RANK_POSITION_BITS) | i as i32;
-            }
-            run.resize(n, Event { time: 0, seq_kind: 0, a: 0, b: 0 });
-            for (e, &key) in bucket.iter().zip(&keys) {
-                let place = keys.iter().map(|&k| (k < key) as u32).sum::<u32>();
-                run[place as usize] = *e;
-            }
-            return;
-        }
+    // (A fold, not a short-circuit: it compiles to a few vector compares.)
+    let mut in_turn = true;
+    for pair in bucket.windows(2) {
+        in_turn &= pair[0].seq_kind < pair[1].seq_kind;
     }
-    if shift <= RADIX_MAX_SHIFT && bucket.windows(2).all(|pair| pair[0].seq_kind < pair[1].seq_kind) {
+    if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
+        // Offsets are below 2^shift <= 2^27, so keys stay below i32::MAX, the padding, which no key
+        // exceeds: padding lanes never count.
+        let mut keys = [i32::MAX; RANK_LANES];
+        for (i, (k, e)) in keys.iter_mut().zip(bucket).enumerate() {
+            *k = (((e.time - bucket_start) as i32) << RANK_POSITION_BITS) | i as i32;
+        }
+        run.resize(n, Event { time: 0, seq_kind: 0, a: 0, b: 0 });
+        for (e, &key) in bucket.iter().zip(&keys) {
+            let place = keys.iter().map(|&k| (k < key) as u32).sum::<u32>();
+            run[place as usize] = *e;
+        }
+        if !in_turn {
+            order_ties(run);
+        }
+        return;
+    }
+    if shift <= RADIX_MAX_SHIFT {
         radix_by_offset(run, scratch, bucket, bucket_start, shift);
+        if !in_turn {
+            order_ties(run);
+        }
         return;
     }
     run.extend_from_slice(bucket);
     run.sort_unstable_by_key(|e| e.key());
+}
+
+/// `run` is in time order, and in push order among equal times, but was not pushed in sequence order: put
+/// each event that was pushed after an equal-time event with a higher sequence number before it (an insertion sort, which only moves events among
+/// their equals and costs one compare per event when nothing is out of turn).
+#[inline(never)]
+fn order_ties(run: &mut [Event]) {
+    for i in 1..run.len() {
+        if run[i].before(&run[i - 1]) {
+            let e = run[i];
+            let mut j = i - 1;
+            while j > 0 && e.before(&run[j - 1]) {
+                j -= 1;
+            }
+            run.copy_within(j..i, j + 1);
+            run[j] = e;
+        }
+    }
 }
 
 /// The widest bucket whose offsets two 8-bit radix passes cover.
@@ -136,8 +161,7 @@ impl Default for Scratch {
     }
 }
 
-/// A full bucket pushed in sequence order, sorted by time offset with stable counting passes (low bits
-/// first): ties keep the push order, which is the sequence order, so the run is in (time, seq)
+/// A full bucket sorted by time offset with stable counting passes (low bits first): ties keep the push
 /// order. On a large fabric a bucket holds hundreds of events (a k = 32 fat-tree keeps ~38,000 pending), where
 /// a comparison sort took a tenth of the run.
 ///
@@ -311,6 +335,30 @@ impl EventQueue {
         self.place(ev);
         self.len += 1;
         self.peak = self.peak.max(self.len);
+    }
+
+    /// Schedule an event with a sequence number of the caller's (below 2^61), which orders it among events
+    /// at the same time: a partitioned run gives a handed packet the place the window's merge order gives it
+    /// (`engine::parallel`), whenever it is pushed.
+    #[inline(always)]
+    pub fn schedule_with_seq(&mut self, time: Time, seq: u64, kind: EventKind, a: u32, b: u32) {
+        debug_assert!(time >> self.shift >= self.cur, "an event scheduled in the past");
+        debug_assert!(seq < 1 << 61, "a sequence number of more than 61 bits");
+        self.place(Event::new(time, seq, kind, a, b));
+        self.len += 1;
+        self.peak = self.peak.max(self.len);
+    }
+
+    /// The sequence number the next event scheduled in turn takes.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Events scheduled from now on take sequence numbers from `seq` up (a partitioned run starts each window's
+    /// own events above the ones before it and the packets handed over to it).
+    pub fn number_from(&mut self, seq: u64) {
+        debug_assert!(seq >= self.next_seq, "sequence numbers go back");
+        self.next_seq = seq;
     }
 
     /// The first occupied bucket at or after absolute bucket `from`, among the next `SLOTS`, if any.
@@ -542,6 +590,40 @@ mod tests {
         // Wide buckets, and buckets holding more events than the branch-free sort takes.
         hold_model_matches_an_ordered_set(30, [1 << 20, 1 << 34, 1 << 45]);
         hold_model_matches_an_ordered_set(10, [16, 1 << 10, 1 << 13]);
+    }
+
+    #[test]
+    fn events_numbered_out_of_turn_pop_in_time_then_sequence_order() {
+        // As a partitioned run numbers them: some events take numbers far above the ones scheduled after them
+        // (a window's handed packets), so buckets are not pushed in sequence order. Bucket widths reach the
+        // counted places (a few events per bucket), the radix passes and the comparison sort; times tie often.
+        for shift in [1, 6, 13, 16, 20] {
+            let mut rng = crate::sim::rng::Rng::new(11);
+            let mut q = EventQueue::with_slot_width(shift);
+            let mut reference = std::collections::BTreeSet::new();
+            let mut now = 0;
+            for i in 0..20_000u64 {
+                let t = now + rng.below(6 << shift) / 5 * 5;
+                if rng.below(3) == 0 {
+                    let seq = (1 << 40) + rng.below(1 << 20) * 64 + i % 64;
+                    q.schedule_with_seq(t, seq, EventKind::Handed, i as u32, 0);
+                    reference.insert((t, seq, i as u32));
+                } else {
+                    let seq = q.next_seq();
+                    q.schedule(t, EventKind::Arrive, i as u32, 0);
+                    reference.insert((t, seq, i as u32));
+                }
+                if i % 4 == 0 {
+                    let e = q.pop().unwrap();
+                    assert_eq!((e.time, e.seq(), e.a), reference.pop_first().unwrap(), "buckets of 2^{shift} ps");
+                    now = e.time;
+                }
+            }
+            while let Some(e) = q.pop() {
+                assert_eq!((e.time, e.seq(), e.a), reference.pop_first().unwrap(), "buckets of 2^{shift} ps");
+            }
+            assert!(reference.is_empty());
+        }
     }
 
     /// Events scheduled at or after the current time (as in any simulation), with many ties, popped in the
