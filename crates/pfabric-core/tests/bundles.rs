@@ -39,17 +39,6 @@ const PINNED: &[(&str, u64)] = &[
     ("dctcp fat-tree k=8 adaptive", 0x2658e81533e9f2cc),
 ];
 
-fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for w in words {
-        for b in w.to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    h
-}
-
 /// Every scheme with its paper's parameters, and the fair-queueing path of the ranked schemes (STFQ ranks over
 /// DCTCP hosts, as AIFO's Figure 14 runs them), by label.
 fn variants() -> Vec<(String, serde_json::Value, serde_json::Value)> {

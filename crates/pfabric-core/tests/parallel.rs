@@ -200,17 +200,6 @@ const PINNED: &[(&str, u64)] = &[
     ("pfabric fat-tree k=8 spray nodes", 0x08597ce93baac152),
 ];
 
-fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for w in words {
-        for b in w.to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    h
-}
-
 #[test]
 fn partitioned_results_are_pinned() {
     let cases = [

@@ -38,3 +38,15 @@ pub fn scenario(topology: Value, workload: Value, scheme: Value, seed: u64) -> S
     ScenarioConfig::from_value(&json!({"seed": seed, "topology": topology, "workload": workload, "scheme": scheme}))
         .expect("valid scenario")
 }
+
+/// A 64-bit FNV-1a hash of words (little-endian bytes): a run's results pinned in one number.
+pub fn fnv1a(words: impl IntoIterator<Item = u64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
