@@ -1,7 +1,7 @@
-//! The event queue: events ordered by (time, insertion sequence).
+//! The event queue: events ordered by (time, sequence number).
 //!
-//! The sequence number makes ties deterministic (first scheduled, first run), so a scenario and seed always
-//! replay the same way. Events are small plain values: a kind tag and two 32-bit arguments whose meaning the
+//! The sequence number makes ties deterministic (first scheduled, first run, unless the caller numbers an
+//! event itself: `schedule_with_seq`), so a scenario and seed always replay the same way. Events are small plain values: a kind tag and two 32-bit arguments whose meaning the
 //! kind gives; nothing is boxed, and storage is reused, so scheduling does not allocate once the queue has
 //! grown to its working size. Pending events stay few by design (one per packet on a wire,
 //! one timer per flow, one next arrival), which keeps the queue in cache.
@@ -127,8 +127,9 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event]
 }
 
 /// `run` is in time order, and in push order among equal times, but was not pushed in sequence order: put
-/// each event that was pushed after an equal-time event with a higher sequence number before it (an insertion sort, which only moves events among
-/// their equals and costs one compare per event when nothing is out of turn).
+/// each event that was pushed after an equal-time event with a higher sequence number before it (an
+/// insertion sort, which only moves events among their equals and costs one compare per event when nothing
+/// is out of turn).
 #[inline(never)]
 fn order_ties(run: &mut [Event]) {
     for i in 1..run.len() {
@@ -329,12 +330,9 @@ impl EventQueue {
     /// Schedule an event at `time`, which must not be earlier than the last event popped.
     #[inline(always)]
     pub fn schedule(&mut self, time: Time, kind: EventKind, a: u32, b: u32) {
-        debug_assert!(time >> self.shift >= self.cur, "an event scheduled in the past");
-        let ev = Event::new(time, self.next_seq, kind, a, b);
+        let seq = self.next_seq;
         self.next_seq += 1;
-        self.place(ev);
-        self.len += 1;
-        self.peak = self.peak.max(self.len);
+        self.schedule_with_seq(time, seq, kind, a, b);
     }
 
     /// Schedule an event with a sequence number of the caller's (below 2^61), which orders it among events
