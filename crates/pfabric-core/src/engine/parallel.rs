@@ -143,6 +143,19 @@ impl Block {
         &mut self.parts[(self.part_of[node as usize] - self.first) as usize].spray
     }
 
+    /// The route stream of switch `node`'s partition, to read ahead (`Simulation::prefetch_port_out`).
+    #[inline(always)]
+    pub(super) fn spray_stream(&self, node: u32) -> Option<&Rng> {
+        let part = self.part_of.get(node as usize)?.wrapping_sub(self.first);
+        self.parts.get(part as usize).map(|p| &p.spray)
+    }
+
+    /// Whether nodes `a` and `b` are in the same partition (and so draw from the same stream).
+    #[inline(always)]
+    pub(super) fn same_part(&self, a: u32, b: u32) -> bool {
+        self.part_of.get(a as usize) == self.part_of.get(b as usize)
+    }
+
     /// Note the counts of the halves of flow `id` that connection `conn` holds.
     pub(super) fn note_counts(&mut self, id: u32, conn: &Connection) {
         let rec = &self.records[id as usize];
@@ -230,7 +243,7 @@ impl Simulation {
             debug_assert!(ev.time >= self.now, "event at {} after {}", ev.time, self.now);
             self.now = ev.time;
             self.counters.events += 1;
-            self.prefetch_next();
+            self.prefetch_next(&ev);
             self.dispatch(ev);
         }
     }
@@ -536,6 +549,12 @@ pub(super) struct Partitioned {
 }
 
 impl Partitioned {
+    /// Each block's simulation (tests: to switch on its prefetching, which changes no result).
+    #[cfg(test)]
+    pub(super) fn blocks_mut(&mut self) -> &mut [Simulation] {
+        &mut self.blocks
+    }
+
     /// The simulation of a partitioned run of `cfg`: it holds the partitions, runs them with `step`, and when
     /// they are done gathers their results into itself.
     pub(super) fn simulation(cfg: ScenarioConfig, topo: Arc<Topology>) -> Simulation {
@@ -766,6 +785,11 @@ impl Partitioned {
             }
             sim_block.finish_records();
             counters.add(&sim_block.counters);
+            #[cfg(test)]
+            {
+                sim.spray_guesses.0 += sim_block.spray_guesses.0;
+                sim.spray_guesses.1 += sim_block.spray_guesses.1;
+            }
             budget = budget.saturating_add(sim_block.event_budget);
             parked += sim_block.pool.live();
             for (i, x) in sim.loss.offered.iter_mut().zip(&sim_block.loss.offered) {

@@ -61,6 +61,12 @@ impl Event {
         KINDS[(self.seq_kind & 7) as usize]
     }
 
+    /// What tells this event from every other of its queue (its sequence and kind).
+    #[inline(always)]
+    pub fn id(&self) -> u64 {
+        self.seq_kind
+    }
+
     /// The insertion sequence: among events at the same time, the earlier scheduled runs first.
     pub fn seq(&self) -> u64 {
         self.seq_kind >> 3
