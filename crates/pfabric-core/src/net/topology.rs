@@ -14,6 +14,11 @@ use crate::sim::time::Time;
 
 /// Marks a route table entry that names a group's common neighbour (`NEAR | j`) rather than a list.
 const NEAR: u32 = 1 << 31;
+/// Marks a route entry that is a list of several ports (or none): `MULTI | at`, the list's length at
+/// `route_ports[at]` and its ports after it. An entry without a mark is the one port of its list.
+const MULTI: u32 = 1 << 30;
+/// The entry of the empty list (`route_ports` opens with a length of 0).
+const EMPTY: u32 = MULTI;
 /// The largest route table kept with a row per edge switch; above it a group of edge switches shares one.
 const ROW_PER_EDGE_BYTES: usize = 1 << 20;
 
@@ -72,16 +77,15 @@ pub struct Topology {
     /// each. Where a row per edge switch would outgrow `ROW_PER_EDGE_BYTES` (a k = 32 fat-tree: 2.6 MB; k = 64:
     /// 42 MB), a group shares one row; otherwise each edge switch has its own (no second look-up on the hot path).
     edge_row: Vec<u32>,
-    /// Next-hop ports of switch s towards an edge switch whose row is r: the list `routes[i]` (at i = r times
-    /// switches, plus s - hosts), that is `len` ports from `route_ports[start]` where (start, len) =
-    /// `route_lists[list]`; or, in a shared row, for the group's j-th common neighbour (`NEAR | j`), the list
-    /// `near_routes[edge_index[e] * near_width + j]`, its ports down to edge switch e. The lists are shared:
-    /// `route_ports` opens with every port's own id (a one-port list points there) and holds each switch's
-    /// distinct multi-port lists once (on a k = 64 fat-tree an edge switch has one, its 32 uplinks).
+    /// Next-hop ports of switch s towards an edge switch whose row is r: the entry `routes[i]` (at i = r times
+    /// switches, plus s - hosts); or, in a shared row, for the group's j-th common neighbour (`NEAR | j`), the
+    /// entry `near_routes[edge_index[e] * near_width + j]`, its ports down to edge switch e. An entry is the
+    /// list's one port itself, or `MULTI | at` for the list at `route_ports[at]` (its length, then its ports),
+    /// so a route costs one read of the table and at most one of the lists, which sit together. Each switch's
+    /// distinct multi-port lists are stored once (on a k = 64 fat-tree an edge switch has one, its 32 uplinks).
     routes: Vec<u32>,
     near_routes: Vec<u32>,
     near_width: u32,
-    route_lists: Vec<(u32, u32)>,
     route_ports: Vec<u32>,
 }
 
@@ -163,7 +167,6 @@ impl TopologyBuilder {
             routes: Vec::new(),
             near_routes: Vec::new(),
             near_width: 0,
-            route_lists: Vec::new(),
             route_ports: Vec::new(),
         };
         topo.compute_routes(None);
@@ -206,11 +209,10 @@ impl Topology {
             host_port: self.host_port.iter().map(|&p| new_of[p as usize]).collect(),
             edge_index: self.edge_index.clone(),
             edge_row: self.edge_row.clone(),
-            routes: self.routes.clone(),
-            near_routes: self.near_routes.clone(),
+            routes: self.routes.iter().map(|&e| renumber_entry(e, &new_of)).collect(),
+            near_routes: self.near_routes.iter().map(|&e| renumber_entry(e, &new_of)).collect(),
             near_width: self.near_width,
-            route_lists: self.route_lists.clone(),
-            route_ports: self.route_ports.iter().map(|&p| new_of[p as usize]).collect(),
+            route_ports: renumber_lists(&self.route_ports, &new_of),
         };
         (topo, old_of)
     }
@@ -228,20 +230,24 @@ impl Topology {
         if node == edge {
             return std::slice::from_ref(&self.host_port[dst as usize]);
         }
-        let mut list = self.routes[self.route_index(edge, node)];
-        if list & NEAR != 0 {
-            list = self.near_route(edge, list);
+        let mut entry = &self.routes[self.route_index(edge, node)];
+        if *entry & NEAR != 0 {
+            entry = self.near_route(edge, *entry);
         }
-        let (start, len) = self.route_lists[list as usize];
-        &self.route_ports[start as usize..(start + len) as usize]
+        if *entry & MULTI == 0 {
+            return std::slice::from_ref(entry);
+        }
+        let at = (*entry & !MULTI) as usize;
+        let len = self.route_ports[at] as usize;
+        &self.route_ports[at + 1..at + 1 + len]
     }
 
-    /// The list of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge`, in a shared row
-    /// (a large fat-tree's aggregation hop down).
+    /// The entry of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge`, in a shared
+    /// row (a large fat-tree's aggregation hop down).
     #[inline(always)]
-    fn near_route(&self, edge: u32, entry: u32) -> u32 {
+    fn near_route(&self, edge: u32, entry: u32) -> &u32 {
         let at = self.edge_index[edge as usize] as usize * self.near_width as usize + (entry & !NEAR) as usize;
-        self.near_routes[at]
+        &self.near_routes[at]
     }
 
     /// Where in `routes` the routes of switch `node` towards edge switch `edge` are.
@@ -322,7 +328,13 @@ impl Topology {
         }
         self.edge_row = if shared { edge_group } else { self.edge_index.clone() };
         let near_width = if shared { groups.iter().map(|(near, _)| near.len()).max().unwrap_or(0) } else { 0 };
-        let mut lists = RouteLists::new(self.ports.len(), switches);
+        assert!(
+            self.ports.len() < MULTI as usize,
+            "a fabric of {} ports: routes name at most {} (2^30 - 1)",
+            self.ports.len(),
+            MULTI - 1
+        );
+        let mut lists = RouteLists::new(switches);
         self.routes = vec![0; if shared { groups.len() } else { edges.len() } * switches];
         self.near_routes = vec![0; edges.len() * near_width];
         self.near_width = near_width as u32;
@@ -392,7 +404,6 @@ impl Topology {
                 }
             }
         }
-        self.route_lists = lists.spans;
         self.route_ports = lists.ports;
     }
 
@@ -418,8 +429,8 @@ impl Topology {
     /// Whether any switch has more than one equal-cost way towards some host (packets of one flow can then
     /// take different paths).
     pub fn has_equal_cost_choices(&self) -> bool {
-        let lists = self.routes.iter().filter(|&&list| list & NEAR == 0).chain(&self.near_routes);
-        lists.into_iter().any(|&list| self.route_lists[list as usize].1 > 1)
+        let entries = self.routes.iter().filter(|&&e| e & NEAR == 0).chain(&self.near_routes);
+        entries.into_iter().any(|&e| e & MULTI != 0 && self.route_ports[(e & !MULTI) as usize] > 1)
     }
 
     /// The switch host `host` attaches to.
@@ -434,59 +445,68 @@ impl Topology {
     }
 }
 
-/// The distinct next-hop lists of a topology while its routes are built: a one-port list is that port's own
-/// entry at the start of `ports`, the empty list is list 0, and each switch's multi-port lists are stored once.
+/// The distinct next-hop lists of a topology while its routes are built, as route entries: a one-port list is
+/// the port itself, others `MULTI | at` with the list (its length, then its ports) at `ports[at]`; the empty
+/// list is the length 0 that `ports` opens with, and each switch's multi-port lists are stored once.
 struct RouteLists {
-    spans: Vec<(u32, u32)>,
     ports: Vec<u32>,
-    /// Per switch (index from 0), its multi-port lists so far, as list ids.
+    /// Per switch (index from 0), its multi-port lists so far, as entries.
     known: Vec<Vec<u32>>,
-    /// The list id of each one-port list, by port; u32::MAX until first used.
-    single: Vec<u32>,
 }
 
 impl RouteLists {
-    fn new(ports: usize, switches: usize) -> Self {
-        RouteLists {
-            spans: vec![(0, 0)],
-            ports: (0..ports as u32).collect(),
-            known: vec![Vec::new(); switches],
-            single: vec![u32::MAX; ports],
-        }
+    fn new(switches: usize) -> Self {
+        RouteLists { ports: vec![0], known: vec![Vec::new(); switches] }
     }
 
-    /// The id of `list` (ports of switch index `switch`), stored if new.
+    /// The entry of `list` (ports of switch index `switch`), stored if new.
     fn intern(&mut self, switch: u32, list: &[u32]) -> u32 {
         match list.len() {
-            0 => 0,
-            1 => {
-                let p = list[0] as usize;
-                if self.single[p] == u32::MAX {
-                    self.single[p] = self.spans.len() as u32;
-                    self.spans.push((list[0], 1));
-                }
-                self.single[p]
-            }
+            0 => EMPTY,
+            1 => list[0],
             len => {
                 let known = &mut self.known[switch as usize];
-                let (spans, ports) = (&self.spans, &self.ports);
-                let found = known.iter().find(|&&id| {
-                    let (at, l) = spans[id as usize];
-                    ports[at as usize..(at + l) as usize] == *list
+                let ports = &self.ports;
+                let found = known.iter().find(|&&e| {
+                    let at = (e & !MULTI) as usize;
+                    ports[at] as usize == len && ports[at + 1..at + 1 + len] == *list
                 });
                 match found {
-                    Some(&id) => id,
+                    Some(&e) => e,
                     None => {
-                        let id = self.spans.len() as u32;
-                        self.spans.push((self.ports.len() as u32, len as u32));
+                        let e = MULTI | self.ports.len() as u32;
+                        assert!(self.ports.len() + 1 + len < MULTI as usize, "route lists past 2^30 entries");
+                        self.ports.push(len as u32);
                         self.ports.extend_from_slice(list);
-                        known.push(id);
-                        id
+                        known.push(e);
+                        e
                     }
                 }
             }
         }
     }
+}
+
+/// A route entry with its port numbered anew (`new_of`), if it is one port (lists and `NEAR` marks keep theirs).
+fn renumber_entry(entry: u32, new_of: &[u32]) -> u32 {
+    if entry & (NEAR | MULTI) == 0 {
+        new_of[entry as usize]
+    } else {
+        entry
+    }
+}
+
+/// The lists of `route_ports` with their ports numbered anew (`new_of`), their lengths as they were.
+fn renumber_lists(lists: &[u32], new_of: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(lists.len());
+    let mut at = 0;
+    while at < lists.len() {
+        let len = lists[at] as usize;
+        out.push(lists[at]);
+        out.extend(lists[at + 1..at + 1 + len].iter().map(|&p| new_of[p as usize]));
+        at += 1 + len;
+    }
+    out
 }
 
 /// ECMP's choice for `flow` at `node` among `choices`: the same flow always takes the same port there.
