@@ -1209,10 +1209,12 @@ impl Simulation {
                         };
                         let port = choices[pick as usize];
                         #[cfg(test)]
-                        if self.spray_guess.get().0 == id && self.spray_guess.get().1 == node {
-                            let right = self.spray_guess.get().2 == port;
-                            self.spray_guesses.0 += right as u64;
-                            self.spray_guesses.1 += !right as u64;
+                        {
+                            let (guessed, at, guess) = self.spray_guess.get();
+                            if (guessed, at) == (id, node) {
+                                self.spray_guesses.0 += (guess == port) as u64;
+                                self.spray_guesses.1 += (guess != port) as u64;
+                            }
                         }
                         port
                     }

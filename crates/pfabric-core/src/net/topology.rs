@@ -237,9 +237,7 @@ impl Topology {
         if *entry & MULTI == 0 {
             return std::slice::from_ref(entry);
         }
-        let at = (*entry & !MULTI) as usize;
-        let len = self.route_ports[at] as usize;
-        &self.route_ports[at + 1..at + 1 + len]
+        stored_list(&self.route_ports, (*entry & !MULTI) as usize)
     }
 
     /// The entry of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge`, in a shared
@@ -467,10 +465,7 @@ impl RouteLists {
             len => {
                 let known = &mut self.known[switch as usize];
                 let ports = &self.ports;
-                let found = known.iter().find(|&&e| {
-                    let at = (e & !MULTI) as usize;
-                    ports[at] as usize == len && ports[at + 1..at + 1 + len] == *list
-                });
+                let found = known.iter().find(|&&e| stored_list(ports, (e & !MULTI) as usize) == list);
                 match found {
                     Some(&e) => e,
                     None => {
@@ -501,12 +496,19 @@ fn renumber_lists(lists: &[u32], new_of: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(lists.len());
     let mut at = 0;
     while at < lists.len() {
-        let len = lists[at] as usize;
-        out.push(lists[at]);
-        out.extend(lists[at + 1..at + 1 + len].iter().map(|&p| new_of[p as usize]));
-        at += 1 + len;
+        let list = stored_list(lists, at);
+        out.push(list.len() as u32);
+        out.extend(list.iter().map(|&p| new_of[p as usize]));
+        at += 1 + list.len();
     }
     out
+}
+
+/// The list stored at `lists[at]`: its length there, its ports after it.
+#[inline(always)]
+fn stored_list(lists: &[u32], at: usize) -> &[u32] {
+    let len = lists[at] as usize;
+    &lists[at + 1..at + 1 + len]
 }
 
 /// ECMP's choice for `flow` at `node` among `choices`: the same flow always takes the same port there.
