@@ -94,6 +94,15 @@ fn scenario(name: &str) -> Option<Value> {
         // A shorter run on k = 32 for A/B comparisons of cache work (the 20k run takes a minute).
         "pfabric-fattree-k32-websearch-0.6-5k" => json!({"topology": {"kind": "fat-tree", "k": 32},
             "workload": websearch(0.6, 5_000), "scheme": {"name": "pfabric"}}),
+        "pfabric-fattree-k32-websearch-0.6-2k" => json!({"topology": {"kind": "fat-tree", "k": 32},
+            "workload": websearch(0.6, 2_000), "scheme": {"name": "pfabric"}}),
+        // The leaf-spine's own 20,000 flows (web search, load 0.6 of its 144 hosts), their hosts spread over
+        // the k = 32 fat-tree, one per edge switch, in every pod: the same traffic on a fabric 57 times larger,
+        // which tells what fabric size itself costs a packet-hop from what more flows in flight cost (the same
+        // flow count over 8,192 hosts keeps fourteen times as many alive).
+        "pfabric-fattree-k32-leafspine-flows-20k" => leaf_spine_flows_on_fat_tree(32, 20_000),
+        "pfabric-fattree-k32-leafspine-flows-5k" => leaf_spine_flows_on_fat_tree(32, 5_000),
+        "pfabric-fattree-k32-leafspine-flows-2k" => leaf_spine_flows_on_fat_tree(32, 2_000),
         "pfabric-fattree-k64-websearch-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 64},
             "workload": websearch(0.6, 20_000), "scheme": {"name": "pfabric"}}),
         "tcp-fattree1024-websearch-0.6-1m" => {
@@ -103,6 +112,26 @@ fn scenario(name: &str) -> Option<Value> {
             "workload": small_flows(0.6, 20_000), "scheme": {"name": "tcp"}}),
         _ => return None,
     })
+}
+
+/// The paper leaf-spine's web-search flows (load 0.6 of its 144 hosts, the `pfabric-websearch-0.6-*`
+/// scenarios' own flows), replayed as a trace on a k-ary fat-tree: leaf-spine host h becomes host h x
+/// (hosts / 144), which puts each on its own edge switch and spreads them over every pod.
+fn leaf_spine_flows_on_fat_tree(k: u32, flows: u64) -> Value {
+    let leaf_spine = json!({"topology": {"kind": "leaf-spine"}, "workload": websearch(0.6, flows),
+        "scheme": {"name": "pfabric"}});
+    let cfg = ScenarioConfig::from_value(&leaf_spine).expect("valid scenario");
+    let stride = (k * k * k / 4) / cfg.topology.hosts();
+    let mut arrivals = cfg.workload.into_arrivals(&cfg.topology.build(), &cfg.topology, cfg.seed);
+    let (mut start_s, mut src, mut dst, mut size_bytes) = (vec![], vec![], vec![], vec![]);
+    while let Some(f) = arrivals.next_flow() {
+        start_s.push(f.start as f64 / 1e12);
+        src.push(f.src * stride);
+        dst.push(f.dst * stride);
+        size_bytes.push(f.size_bytes);
+    }
+    json!({"topology": {"kind": "fat-tree", "k": k}, "scheme": {"name": "pfabric"}, "workload": {"kind": "trace",
+        "start_s": start_s, "src": src, "dst": dst, "size_bytes": size_bytes}})
 }
 
 /// (user + system CPU seconds, peak resident MiB) of this process, from /proc.
@@ -207,17 +236,18 @@ fn main() {
         let (cpu0, _) = cpu_and_peak_mem();
         let wall = Instant::now();
         let mut sim = Simulation::new(cfg.clone());
+        let (cpu_built, _) = cpu_and_peak_mem();
         sim.run();
         let wall_s = wall.elapsed().as_secs_f64();
         let (cpu1, peak_mib) = cpu_and_peak_mem();
         let cpu_s = (cpu1 - cpu0).max(1e-9);
         let c = sim.counters();
         println!(
-            "{name}: partitions {} windows {} handovers {} critical {:.1}%  flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}",
+            "{name}: partitions {} windows {} handovers {} critical {:.1}%  flows {}/{}  events {}  packet-hops {}  cpu {:.2} s  wall {:.2} s  {:.2} M packet-hops/cpu-s  {:.2} M events/cpu-s  peak {:.0} MiB  sim {:.3} s  peak events {} peak flows {} peak pkts {}  set-up cpu {:.2} s",
             sim.partitions(), sim.windows(), c.handovers,
             100.0 * sim.critical_events() as f64 / c.events.max(1) as f64, c.flows_finished, c.flows_started, c.events, c.packet_hops, cpu_s, wall_s,
             c.packet_hops as f64 / cpu_s / 1e6, c.events as f64 / cpu_s / 1e6, peak_mib, sim.now() as f64 / 1e12,
-            sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets
+            sim.peak_pending_events(), c.peak_active_flows, c.peak_live_packets, cpu_built - cpu0
         );
         if profile {
             // A second run, profiled: the first one's time per event is the one a thread would spend.
