@@ -88,8 +88,6 @@ struct PartState {
     touched: Vec<u32>,
     /// Cut ports (by id) holding packets: a packet joined their queue since the last flush found them empty.
     cut_busy: Vec<u32>,
-    /// Its random stream for routes (spray, adaptive ties).
-    spray: Rng,
 }
 
 /// A block of consecutive partitions, run by one thread in one simulation: one event queue, packet pool and
@@ -100,6 +98,9 @@ pub(super) struct Block {
     part_of: Arc<[u32]>,
     first: u32,
     parts: Vec<PartState>,
+    /// Each partition's random stream for routes (spray, adaptive ties), side by side: a switch draws from
+    /// one on every sprayed hop, and in its partition's state each sat on a line of its own.
+    sprays: Vec<Rng>,
     /// Every flow's row as it starts (made before the run).
     pub(super) records: Arc<[FlowRecord]>,
     /// How events are numbered.
@@ -107,8 +108,7 @@ pub(super) struct Block {
     /// For each partition of the block, the number of the next packet it hands over within the block in this
     /// window.
     next_handed: Vec<u64>,
-    /// The partition (within the block) of each of the block's ports, and which are listed as busy cut ports.
-    port_part: Vec<u32>,
+    /// Which of the block's ports are listed as busy cut ports (a port's partition is in its state).
     cut_listed: Vec<bool>,
     /// The earliest arrival among the packets handed over to other blocks in this window.
     min_sent: Time,
@@ -140,14 +140,14 @@ impl Block {
     /// The route stream of switch `node`'s partition.
     #[inline]
     pub(super) fn spray(&mut self, node: u32) -> &mut Rng {
-        &mut self.parts[(self.part_of[node as usize] - self.first) as usize].spray
+        &mut self.sprays[(self.part_of[node as usize] - self.first) as usize]
     }
 
     /// The route stream of switch `node`'s partition, to read ahead (`Simulation::prefetch_port_out`).
     #[inline(always)]
     pub(super) fn spray_stream(&self, node: u32) -> Option<&Rng> {
         let part = self.part_of.get(node as usize)?.wrapping_sub(self.first);
-        self.parts.get(part as usize).map(|p| &p.spray)
+        self.sprays.get(part as usize)
     }
 
     /// Whether nodes `a` and `b` are in the same partition (and so draw from the same stream).
@@ -176,7 +176,7 @@ impl Simulation {
         let slot = self.slot(from);
         let block = self.block.as_mut().expect("only a partitioned run has cut links");
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
-        let origin = block.port_part[slot] as usize;
+        let origin = self.ports[slot].own_part as usize;
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
             let next = &mut block.next_handed[origin];
             let seq = *next;
@@ -210,7 +210,7 @@ impl Simulation {
         let block = self.block.as_mut().expect("only a partitioned run has cut links");
         if !block.cut_listed[slot] {
             block.cut_listed[slot] = true;
-            block.parts[block.port_part[slot] as usize].cut_busy.push(port);
+            block.parts[self.ports[slot].own_part as usize].cut_busy.push(port);
         }
     }
 
@@ -251,6 +251,10 @@ impl Simulation {
     /// Send what partition `part`'s cut ports owe by `at`; returns the earliest moment one still holding
     /// packets frees.
     fn flush_cut_ports(&mut self, part: usize, at: Time) -> Time {
+        if self.block.as_ref().unwrap().parts[part].cut_busy.is_empty() {
+            // No port of the partition holds packets: nothing to take, send or put back.
+            return Time::MAX;
+        }
         let now = self.now;
         self.now = at.max(now);
         let mut busy = std::mem::take(&mut self.block.as_mut().unwrap().parts[part].cut_busy);
@@ -622,10 +626,9 @@ impl Partitioned {
                 let mut ps = port_state(old_of[i as usize] as usize, spec, &cfg.scheme.queue, loss_bins);
                 let (here, peer) = (part_of[spec.node as usize], part_of[spec.peer_node as usize]);
                 ps.peer_part = if peer == here { LOCAL } else { peer };
+                ps.own_part = here - p0 as u32;
                 ps
             }));
-            let port_part =
-                ports.iter().map(|&i| part_of[numbered.ports[i as usize].node as usize] - p0 as u32).collect();
             let spray = Rng::stream(cfg.seed, "spray");
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
@@ -653,7 +656,6 @@ impl Partitioned {
                     outbox: vec![Vec::new(); parts],
                     touched: Vec::new(),
                     cut_busy: Vec::new(),
-                    spray: Rng::stream(cfg.seed, &format!("spray/{p}")),
                 });
             }
             // Each partition's first flow, scheduled partition by partition.
@@ -666,8 +668,8 @@ impl Partitioned {
                 part_of: part_of.clone(),
                 first: p0 as u32,
                 parts: states,
+                sprays: (p0..p1).map(|p| Rng::stream(cfg.seed, &format!("spray/{p}"))).collect(),
                 records: shared_records.clone(),
-                port_part,
                 numbering,
                 next_handed: vec![0; p1 - p0],
                 cut_listed: vec![false; ports.len()],
