@@ -89,8 +89,9 @@ impl Event {
 /// (cachegrind's branch model: a third of all mispredictions of a run). Up to
 /// [`RANK_LANES`] events, each event's place is counted instead, without a branch: the number of events before
 /// it. The count compares small keys in a fixed number of lanes (which the compiler turns into a few vector
-/// compares): an event's offset in the bucket and its position in it. A fuller bucket is sorted by its
-/// offsets' two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
+/// compares): an event's offset in the bucket and its position in it; buckets of up to half as many events
+/// (nine in ten on the leaf-spine) count in half the lanes, and a lone event is copied. A fuller bucket is
+/// sorted by its offsets' two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
 ///
 /// Both counting sorts are stable: events at the same time stay in push order, which is their sequence order
 /// for every event scheduled in turn. Events pushed out of turn (from the far heap, whose sequence numbers are
@@ -99,22 +100,22 @@ impl Event {
 fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event], bucket_start: Time, shift: u32) {
     let n = bucket.len();
     run.clear();
+    if n == 1 {
+        // A quarter of the leaf-spine's buckets: nothing to order.
+        run.push(bucket[0]);
+        return;
+    }
     // (A fold, not a short-circuit: it compiles to a few vector compares.)
     let mut in_turn = true;
     for pair in bucket.windows(2) {
         in_turn &= pair[0].seq_kind < pair[1].seq_kind;
     }
     if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
-        // Offsets are below 2^shift <= 2^27, so keys stay below i32::MAX, the padding, which no key
-        // exceeds: padding lanes never count.
-        let mut keys = [i32::MAX; RANK_LANES];
-        for (i, (k, e)) in keys.iter_mut().zip(bucket).enumerate() {
-            *k = (((e.time - bucket_start) as i32) << RANK_POSITION_BITS) | i as i32;
-        }
-        run.resize(n, Event { time: 0, seq_kind: 0, a: 0, b: 0 });
-        for (e, &key) in bucket.iter().zip(&keys) {
-            let place = keys.iter().map(|&k| (k < key) as u32).sum::<u32>();
-            run[place as usize] = *e;
+        // Nine buckets in ten of the leaf-spine's hold at most eight events: half the lanes, half the compares.
+        if n <= RANK_LANES / 2 {
+            rank_into::<{ RANK_LANES / 2 }>(run, bucket, bucket_start);
+        } else {
+            rank_into::<RANK_LANES>(run, bucket, bucket_start);
         }
         if !in_turn {
             order_ties(run);
@@ -130,6 +131,24 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event]
     }
     run.extend_from_slice(bucket);
     run.sort_unstable_by_key(|e| e.key());
+}
+
+/// Put the (at most `LANES`) events of `bucket` into `run` in (offset, position) order, each at the place
+/// counted for it in `LANES` branch-free compares.
+#[inline(always)]
+fn rank_into<const LANES: usize>(run: &mut Vec<Event>, bucket: &[Event], bucket_start: Time) {
+    debug_assert!(bucket.len() <= LANES && LANES <= RANK_LANES);
+    // Offsets are below 2^shift <= 2^27, so keys stay below i32::MAX, the padding, which no key
+    // exceeds: padding lanes never count.
+    let mut keys = [i32::MAX; LANES];
+    for (i, (k, e)) in keys.iter_mut().zip(bucket).enumerate() {
+        *k = (((e.time - bucket_start) as i32) << RANK_POSITION_BITS) | i as i32;
+    }
+    run.resize(bucket.len(), Event { time: 0, seq_kind: 0, a: 0, b: 0 });
+    for (e, &key) in bucket.iter().zip(&keys) {
+        let place = keys.iter().map(|&k| (k < key) as u32).sum::<u32>();
+        run[place as usize] = *e;
+    }
 }
 
 /// `run` is in time order, and in push order among equal times, but was not pushed in sequence order: put
