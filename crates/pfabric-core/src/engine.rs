@@ -1187,6 +1187,7 @@ impl Simulation {
     }
 
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
+    #[inline(always)]
     fn arrive(&mut self, id: PacketId, from: u32) {
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
         // anything waiting) leaves now, before its arrival could be due. (A packet from another partition
