@@ -68,7 +68,7 @@ impl PfabricQueue {
         PfabricQueue { slots: Vec::new(), groups: Vec::new(), free: NIL, len: 0, next_seq: 0, bytes: 0, limit_bytes }
     }
 
-    #[inline]
+    #[inline(always)]
     fn alloc(&mut self, slot: Slot) -> u32 {
         if self.free != NIL {
             let s = self.free;

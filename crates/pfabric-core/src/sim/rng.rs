@@ -78,15 +78,24 @@ impl Rng {
     }
 
     /// Uniform integer in [0, n), n > 0, without modulo bias (Lemire's method).
-    #[inline]
+    /// (Inlined where a switch sprays, on every such hop; the rare draw that may be rejected is not.)
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
-        let mut m = (self.next_u64() as u128) * (n as u128);
+        let m = (self.next_u64() as u128) * (n as u128);
         if (m as u64) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u64) < threshold {
-                m = (self.next_u64() as u128) * (n as u128);
-            }
+            return self.below_after(m, n);
+        }
+        (m >> 64) as u64
+    }
+
+    /// `below(n)` once its first draw gave `m`, whose low half is below `n`: rejected if under the threshold.
+    #[cold]
+    #[inline(never)]
+    fn below_after(&mut self, mut m: u128, n: u64) -> u64 {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u64) < threshold {
+            m = (self.next_u64() as u128) * (n as u128);
         }
         (m >> 64) as u64
     }

@@ -65,7 +65,7 @@ impl Receiver {
 
     /// Packet `seq` arrived (`PROBE_SEQ` for a probe, `HANDSHAKE_ACK_SEQ` for the handshake's final ACK).
     /// Inlined into the engine's hot path: data arrivals pay one compound test for the rare cases.
-    #[inline]
+    #[inline(always)]
     pub fn on_packet(&mut self, seq: u32) -> Arrival {
         if seq >= HANDSHAKE_ACK_SEQ || self.awaiting_handshake {
             return self.on_probe_or_handshake(seq);
