@@ -39,8 +39,12 @@ use crate::transport::{Receiver, Sender, TransportParams};
 use crate::workload::{Arrivals, FlowSpec};
 
 const NO_SLOT: u32 = u32::MAX;
+/// In `rx_slot_of`: the flow runs within one partition (its one connection is in `slot_of`).
+const ONE_PARTITION: u32 = u32::MAX - 1;
 /// No spray draw expected (`Simulation::next_draw`).
 const NO_DRAW: u32 = u32::MAX;
+/// A node's partition (within its block) not at hand: a partitioned run looks it up where it needs it.
+const SOME_PART: u32 = u32::MAX;
 /// A port whose link ends in the same partition (every port of a sequential run).
 const LOCAL: u32 = u32::MAX;
 
@@ -225,7 +229,7 @@ pub struct Simulation {
     /// The next event (its `Event::id`) and the switch at which it draws from a spray stream when handled, or
     /// [`NO_DRAW`]: found by `prefetch_port_out` a step ago, so that it need not be found again for the guess
     /// of the event after it (`draw_at`).
-    next_draw: Cell<(u64, u32)>,
+    next_draw: Cell<(u64, u32, u32)>,
     /// Whether the hosts are receiver-driven (pHost, Homa, NDP): their arrivals take their own path.
     receiver_driven: bool,
     /// Whether the ports' state outgrows the caches (`FAR_PREFETCH_BYTES`): then the port a packet leaves by is
@@ -285,7 +289,8 @@ pub struct Simulation {
     /// NDP's hosts, in an NDP run.
     ndp: Option<Box<ndp::NdpHosts>>,
     /// A partitioned run: the slot of the receiving half of each flow between two partitions (`slot_of`
-    /// holds the sending half, or the whole connection of a flow within one partition).
+    /// holds the sending half), or [`ONE_PARTITION`] for a flow within one partition (`slot_of` holds its
+    /// connection): read where data arrives, instead of both hosts' partitions (two lines of a table).
     rx_slot_of: Vec<u32>,
     /// A partitioned run, on the simulation that gathers its results: the partitions and their windows.
     partitioned: Option<Box<parallel::Partitioned>>,
@@ -418,7 +423,7 @@ impl Simulation {
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             trimming_ports: matches!(cfg.scheme.queue, QueueConfig::Trimming { .. }),
             ranked_ports,
-            next_draw: Cell::new((u64::MAX, NO_DRAW)),
+            next_draw: Cell::new((u64::MAX, NO_DRAW, SOME_PART)),
             receiver_driven: matches!(
                 cfg.scheme.transport.protocol,
                 crate::transport::Protocol::Phost | crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp
@@ -656,12 +661,12 @@ impl Simulation {
                 crate::sim::prefetch(ps);
                 crate::sim::prefetch(&ps.queue);
                 if self.far_prefetch && next.kind() == EventKind::Arrive {
-                    self.prefetch_port_out(now, next, ps.peer_node);
+                    self.prefetch_port_out(now, next, ps.peer_node, ps.own_part);
                 }
             }
             // A packet handed over from another partition names the node it arrives at.
             if self.far_prefetch && next.kind() == EventKind::Handed {
-                self.prefetch_port_out(now, next, next.b);
+                self.prefetch_port_out(now, next, next.b, SOME_PART);
             }
         }
     }
@@ -670,32 +675,35 @@ impl Simulation {
     /// after `now`, the one about to be handled). Where the route leaves several choices and the run sprays,
     /// the choice is the switch's stream's next draw, or the one after it when `now` draws from the same
     /// stream: read, not drawn, so the draws and the results stay as they were. A guess that turns out wrong
-    /// (an event scheduled in between) costs one useless prefetch.
+    /// (an event scheduled in between) costs one useless prefetch. `part` is the node's partition within its
+    /// block, or [`SOME_PART`].
     #[inline(always)]
-    fn prefetch_port_out(&self, now: &Event, next: &Event, node: u32) {
+    fn prefetch_port_out(&self, now: &Event, next: &Event, node: u32, part: u32) {
         if node < self.hosts {
             // A host that takes a packet in answers through its NIC (an ACK, or the data an ACK lets out).
             let nic = self.topo.nic_port(node);
             if let Some(ps) = self.ports.get(self.slot(nic)) {
                 crate::sim::prefetch(ps);
             }
-            self.next_draw.set((next.id(), NO_DRAW));
+            self.next_draw.set((next.id(), NO_DRAW, SOME_PART));
             return;
         }
         let Some(p) = self.pool.try_get(next.a) else { return };
         let port = match self.topo.next_hops(node, p.dst) {
             [port] => {
-                self.next_draw.set((next.id(), NO_DRAW));
+                self.next_draw.set((next.id(), NO_DRAW, SOME_PART));
                 *port
             }
             choices if matches!(self.routing, Routing::Spray) => {
-                let draw_now = self.draw_at(now);
-                self.next_draw.set((next.id(), node));
+                let (draw_node, draw_part) = self.draw_at(now);
+                self.next_draw.set((next.id(), node, part));
                 let (stream, skip) = match &self.block {
-                    None => (&self.spray, draw_now != NO_DRAW),
+                    None => (&self.spray, draw_node != NO_DRAW),
                     Some(block) => {
-                        let Some(stream) = block.spray_stream(node) else { return };
-                        (stream, draw_now != NO_DRAW && block.same_part(draw_now, node))
+                        let Some(here) = block.part_within(node, part) else { return };
+                        let Some(stream) = block.spray_stream(here) else { return };
+                        let same = draw_node != NO_DRAW && block.part_within(draw_node, draw_part) == Some(here);
+                        (stream, same)
                     }
                 };
                 let pick = stream.peek_below(choices.len() as u64, skip as usize) as usize;
@@ -711,30 +719,31 @@ impl Simulation {
         }
     }
 
-    /// The switch at which event `ev` draws from a spray stream when handled, or [`NO_DRAW`]: known when the
-    /// step before found it (`next_draw`), else found from its packet and node, as handling it will.
+    /// The switch at which event `ev` draws from a spray stream when handled, or [`NO_DRAW`], and its
+    /// partition (or [`SOME_PART`]): known when the step before found it (`next_draw`), else found from its
+    /// packet and node, as handling it will.
     #[inline(always)]
-    fn draw_at(&self, ev: &Event) -> u32 {
-        let (known, node) = self.next_draw.get();
+    fn draw_at(&self, ev: &Event) -> (u32, u32) {
+        let (known, node, part) = self.next_draw.get();
         if known == ev.id() {
-            return node;
+            return (node, part);
         }
         self.find_draw(ev)
     }
 
     #[inline(never)]
-    fn find_draw(&self, ev: &Event) -> u32 {
-        let node = match ev.kind() {
+    fn find_draw(&self, ev: &Event) -> (u32, u32) {
+        let (node, part) = match ev.kind() {
             EventKind::Arrive => match self.ports.get(self.slot(ev.b)) {
-                Some(ps) => ps.peer_node,
-                None => return NO_DRAW,
+                Some(ps) => (ps.peer_node, ps.own_part),
+                None => return (NO_DRAW, SOME_PART),
             },
-            EventKind::Handed => ev.b,
-            _ => return NO_DRAW,
+            EventKind::Handed => (ev.b, SOME_PART),
+            _ => return (NO_DRAW, SOME_PART),
         };
         match self.pool.try_get(ev.a) {
-            Some(p) if node >= self.hosts && self.topo.next_hops(node, p.dst).len() > 1 => node,
-            _ => NO_DRAW,
+            Some(p) if node >= self.hosts && self.topo.next_hops(node, p.dst).len() > 1 => (node, part),
+            _ => (NO_DRAW, SOME_PART),
         }
     }
 
@@ -747,7 +756,7 @@ impl Simulation {
             EventKind::Timer => self.timer(ev.a, ev.time),
             EventKind::Sample => self.sample(),
             EventKind::IdealCompletion => self.ideal_completion(ev.a),
-            EventKind::Handed => self.arrive_at(ev.a, ev.b),
+            EventKind::Handed => self.arrive_at(ev.a, ev.b, SOME_PART),
             EventKind::HostTick => self.host_tick(ev.a, ev.b, ev.time),
         }
     }
@@ -1193,13 +1202,16 @@ impl Simulation {
         // anything waiting) leaves now, before its arrival could be due. (A packet from another partition
         // arrives as `Handed`: its port is brought up to date by its own partition, at each window's end.)
         self.send_due(from);
-        let node = self.ports[self.slot(from)].peer_node;
-        self.arrive_at(id, node);
+        // (An arrival crosses a link within a partition: the node's partition is the sending port's.)
+        let ps = &self.ports[self.slot(from)];
+        let (node, part) = (ps.peer_node, ps.own_part);
+        self.arrive_at(id, node, part);
     }
 
-    /// Packet `id` arrives at node `node`: a switch forwards it, a host takes it in.
+    /// Packet `id` arrives at node `node` (of partition `part` within its block, or [`SOME_PART`]): a switch
+    /// forwards it, a host takes it in.
     #[inline(always)]
-    fn arrive_at(&mut self, id: PacketId, node: u32) {
+    fn arrive_at(&mut self, id: PacketId, node: u32, part: u32) {
         if node >= self.hosts {
             let p = self.pool.get(id);
             let choices = self.topo.next_hops(node, p.dst);
@@ -1210,7 +1222,7 @@ impl Simulation {
                         // (Fields borrowed apart from the topology that `choices` borrows.)
                         let pick = match &mut self.block {
                             None => self.spray.below(n as u64),
-                            Some(block) => block.spray(node).below(n as u64),
+                            Some(block) => block.spray_within(node, part).below(n as u64),
                         };
                         let port = choices[pick as usize];
                         #[cfg(test)]
@@ -1301,13 +1313,11 @@ impl Simulation {
             self.counters.control_packets_delivered += 1;
         }
         let mut slot = self.slot_of[pkt.flow as usize];
-        if let Some(block) = &self.block {
-            if block.between_partitions(pkt.src, pkt.dst) {
+        if self.block.is_some() {
+            let rx = self.rx_slot_of[pkt.flow as usize];
+            if rx != ONE_PARTITION {
                 // The receiving half, made when the flow's first packet arrives here.
-                slot = self.rx_slot_of[pkt.flow as usize];
-                if slot == NO_SLOT {
-                    slot = self.open_receiver(pkt.flow);
-                }
+                slot = if rx == NO_SLOT { self.open_receiver(pkt.flow) } else { rx };
             }
         }
         if slot == NO_SLOT {
@@ -1428,7 +1438,7 @@ impl Simulation {
     fn finish_records(&mut self) {
         for id in 0..self.slot_of.len() {
             for slot in [self.slot_of[id], self.rx_slot_of.get(id).copied().unwrap_or(NO_SLOT)] {
-                if slot != NO_SLOT {
+                if slot != NO_SLOT && slot != ONE_PARTITION {
                     let conn = self.conns[slot as usize].take().unwrap();
                     self.note_counts(id as u32, &conn);
                     self.conns[slot as usize] = Some(conn);

@@ -288,7 +288,7 @@ impl Simulation {
         let p = self.pool.get_mut(id);
         (p.src, p.dst, p.kind) = (p.dst, p.src, PacketKind::Bounced);
         let node = self.topo.ports[port as usize].node;
-        self.arrive_at(id, node);
+        self.arrive_at(id, node, super::SOME_PART);
     }
 
     /// The flow closed at its sender: it leaves the outbox.

@@ -41,7 +41,7 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::{port_state, Connection, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT};
+use super::{port_state, Connection, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
 use crate::config::ScenarioConfig;
 use crate::metrics::{FlowRecord, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId};
@@ -180,17 +180,29 @@ impl Block {
         &mut self.sprays[(self.part_of[node as usize] - self.first) as usize]
     }
 
-    /// The route stream of switch `node`'s partition, to read ahead (`Simulation::prefetch_port_out`).
+    /// The route stream of switch `node`, whose partition within the block is `part` (or, where that is not
+    /// at hand, [`SOME_PART`](super::SOME_PART)).
     #[inline(always)]
-    pub(super) fn spray_stream(&self, node: u32) -> Option<&Rng> {
-        let part = self.part_of.get(node as usize)?.wrapping_sub(self.first);
-        self.sprays.get(part as usize)
+    pub(super) fn spray_within(&mut self, node: u32, part: u32) -> &mut Rng {
+        let k = if part == super::SOME_PART { self.part_of[node as usize] - self.first } else { part };
+        &mut self.sprays[k as usize]
     }
 
-    /// Whether nodes `a` and `b` are in the same partition (and so draw from the same stream).
+    /// The partition within the block of node `node`, given as `part` or [`SOME_PART`](super::SOME_PART)
+    /// (then looked up; `None` for a node of no partition of the block's).
     #[inline(always)]
-    pub(super) fn same_part(&self, a: u32, b: u32) -> bool {
-        self.part_of.get(a as usize) == self.part_of.get(b as usize)
+    pub(super) fn part_within(&self, node: u32, part: u32) -> Option<u32> {
+        if part != super::SOME_PART {
+            return Some(part);
+        }
+        let k = self.part_of.get(node as usize)?.wrapping_sub(self.first);
+        ((k as usize) < self.parts.len()).then_some(k)
+    }
+
+    /// The route stream of partition `part` within the block, to read ahead (`Simulation::prefetch_port_out`).
+    #[inline(always)]
+    pub(super) fn spray_stream(&self, part: u32) -> Option<&Rng> {
+        self.sprays.get(part as usize)
     }
 
     /// Note the counts of the halves of flow `id` that connection `conn` holds.
@@ -688,7 +700,10 @@ impl Partitioned {
             sim.event_budget = 0;
             sim.port_base = block[p0];
             sim.slot_of = vec![NO_SLOT; specs.len()];
-            sim.rx_slot_of = vec![NO_SLOT; specs.len()];
+            sim.rx_slot_of = specs
+                .iter()
+                .map(|f| if part_of[f.src as usize] == part_of[f.dst as usize] { ONE_PARTITION } else { NO_SLOT })
+                .collect();
             let mut states = Vec::with_capacity(p1 - p0);
             for p in p0..p1 {
                 let mine: Vec<usize> =
