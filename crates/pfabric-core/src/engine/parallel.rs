@@ -1161,3 +1161,26 @@ mod numbering_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod part_set_tests {
+    use super::PartSet;
+
+    /// A window's end visits the listed partitions in increasing order, over several words, and the list is
+    /// empty afterwards (what is listed again during the visit stays).
+    #[test]
+    fn members_come_out_in_increasing_order_and_once() {
+        let mut set = PartSet::new(200);
+        for k in [130, 3, 64, 199, 3, 0, 63] {
+            set.insert(k);
+        }
+        let mut members = vec![7];
+        set.take_into(&mut members);
+        assert_eq!(members, vec![0, 3, 63, 64, 130, 199]);
+        set.take_into(&mut members);
+        assert!(members.is_empty());
+        set.insert(64);
+        set.take_into(&mut members);
+        assert_eq!(members, vec![64]);
+    }
+}

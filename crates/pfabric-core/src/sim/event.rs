@@ -651,6 +651,30 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_bucket_of_each_size_pops_in_time_then_sequence_order() {
+        // One bucket at a time holding 1 to 18 events: a lone event, the eight lanes, the sixteen and the radix
+        // passes; offsets tie often, and some events are numbered out of turn.
+        let mut rng = crate::sim::rng::Rng::new(5);
+        for n in 1..=18u64 {
+            for round in 0..200 {
+                let mut q = EventQueue::with_slot_width(13);
+                let start = (round + 1) << 13;
+                let mut reference = Vec::new();
+                for i in 0..n {
+                    let t = start + rng.below(4) * 1_000;
+                    // In turn (the position), or out of turn: above every number in turn, in no order.
+                    let seq = if rng.below(3) == 0 { (1 << 40) + rng.below(1 << 20) * 32 + i } else { i };
+                    q.schedule_with_seq(t, seq, EventKind::Arrive, i as u32, 0);
+                    reference.push((t, seq, i as u32));
+                }
+                reference.sort();
+                let popped: Vec<_> = std::iter::from_fn(|| q.pop()).map(|e| (e.time, e.seq(), e.a)).collect();
+                assert_eq!(popped, reference, "a bucket of {n} events");
+            }
+        }
+    }
+
     /// Events scheduled at or after the current time (as in any simulation), with many ties, popped in the
     /// order of an ordered set of (time, seq).
     fn hold_model_matches_an_ordered_set(shift: u32, gaps: [u64; 3]) {
