@@ -75,3 +75,24 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
         text=True,
     )
     assert r.returncode == 2 and "no result line" in r.stderr
+
+
+def test_a_binary_at_threads_runs_the_threaded_scenario_and_wall_seconds_compare(tmp_path):
+    # A stand-in whose wall time halves on two threads while its CPU time grows.
+    exe = tmp_path / "threads"
+    exe.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in *@t2) cpu=2.20; wall=1.10;; *) cpu=2.00; wall=2.00;; esac\n'
+        'echo "$1: flows 1/1  events 6  packet-hops 4  cpu $cpu s  wall $wall s"\n'
+    )
+    exe.chmod(0o755)
+    out = compare_lines("s", str(exe), f"{exe}@t2", "--rounds", "2", "--wall")
+    assert out == [
+        f"{exe}: min 2.00 wall s  median 2.00 wall s  (events 6 packet-hops 4)",
+        f"{exe}@t2: min 1.10 wall s  median 1.10 wall s  (events 6 packet-hops 4)",
+        f"{exe}@t2 / {exe}, each round: 0.550 0.550  median 0.550",
+    ]
+    # Without --wall, CPU seconds.
+    assert compare_lines("s", str(exe), f"{exe}@t2", "--rounds", "1", "--core", "0")[-1].endswith(
+        "median 1.100"
+    )
