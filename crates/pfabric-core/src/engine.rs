@@ -229,7 +229,7 @@ pub struct Simulation {
     /// The next event (its `Event::id`) and the switch at which it draws from a spray stream when handled, or
     /// [`NO_DRAW`]: found by `prefetch_port_out` a step ago, so that it need not be found again for the guess
     /// of the event after it (`draw_at`).
-    next_draw: Cell<(u64, u32, u32)>,
+    next_draw: Cell<(u64, u32)>,
     /// Whether the hosts are receiver-driven (pHost, Homa, NDP): their arrivals take their own path.
     receiver_driven: bool,
     /// Whether the ports' state outgrows the caches (`FAR_PREFETCH_BYTES`): then the port a packet leaves by is
@@ -423,7 +423,7 @@ impl Simulation {
             pdq_ports: matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. }),
             trimming_ports: matches!(cfg.scheme.queue, QueueConfig::Trimming { .. }),
             ranked_ports,
-            next_draw: Cell::new((u64::MAX, NO_DRAW, SOME_PART)),
+            next_draw: Cell::new((u64::MAX, NO_DRAW)),
             receiver_driven: matches!(
                 cfg.scheme.transport.protocol,
                 crate::transport::Protocol::Phost | crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp
@@ -613,7 +613,7 @@ impl Simulation {
             if PROFILE {
                 self.profile_event(ev.kind(), ev.a, ev.b);
             }
-            self.dispatch(ev);
+            self.dispatch::<false>(ev);
         }
         false
     }
@@ -661,12 +661,12 @@ impl Simulation {
                 crate::sim::prefetch(ps);
                 crate::sim::prefetch(&ps.queue);
                 if self.far_prefetch && next.kind() == EventKind::Arrive {
-                    self.prefetch_port_out(now, next, ps.peer_node, ps.own_part);
+                    self.prefetch_port_out(now, next, ps.peer_node);
                 }
             }
             // A packet handed over from another partition names the node it arrives at.
             if self.far_prefetch && next.kind() == EventKind::Handed {
-                self.prefetch_port_out(now, next, next.b, SOME_PART);
+                self.prefetch_port_out(now, next, next.b);
             }
         }
     }
@@ -675,34 +675,34 @@ impl Simulation {
     /// after `now`, the one about to be handled). Where the route leaves several choices and the run sprays,
     /// the choice is the switch's stream's next draw, or the one after it when `now` draws from the same
     /// stream: read, not drawn, so the draws and the results stay as they were. A guess that turns out wrong
-    /// (an event scheduled in between) costs one useless prefetch. `part` is the node's partition within its
-    /// block, or [`SOME_PART`].
+    /// (an event scheduled in between) costs one useless prefetch.
     #[inline(always)]
-    fn prefetch_port_out(&self, now: &Event, next: &Event, node: u32, part: u32) {
+    fn prefetch_port_out(&self, now: &Event, next: &Event, node: u32) {
         if node < self.hosts {
             // A host that takes a packet in answers through its NIC (an ACK, or the data an ACK lets out).
             let nic = self.topo.nic_port(node);
             if let Some(ps) = self.ports.get(self.slot(nic)) {
                 crate::sim::prefetch(ps);
             }
-            self.next_draw.set((next.id(), NO_DRAW, SOME_PART));
+            self.next_draw.set((next.id(), NO_DRAW));
             return;
         }
         let Some(p) = self.pool.try_get(next.a) else { return };
         let port = match self.topo.next_hops(node, p.dst) {
             [port] => {
-                self.next_draw.set((next.id(), NO_DRAW, SOME_PART));
+                self.next_draw.set((next.id(), NO_DRAW));
                 *port
             }
             choices if matches!(self.routing, Routing::Spray) => {
-                let (draw_node, draw_part) = self.draw_at(now);
-                self.next_draw.set((next.id(), node, part));
+                let draw_now = self.draw_at(now);
+                self.next_draw.set((next.id(), node));
                 let (stream, skip) = match &self.block {
-                    None => (&self.spray, draw_node != NO_DRAW),
+                    None => (&self.spray, draw_now != NO_DRAW),
                     Some(block) => {
-                        let Some(here) = block.part_within(node, part) else { return };
+                        // The partitions come from the events' sending ports (just read), where they have one.
+                        let Some(here) = block.part_within(node, self.part_at(next)) else { return };
                         let Some(stream) = block.spray_stream(here) else { return };
-                        let same = draw_node != NO_DRAW && block.part_within(draw_node, draw_part) == Some(here);
+                        let same = draw_now != NO_DRAW && block.part_within(draw_now, self.part_at(now)) == Some(here);
                         (stream, same)
                     }
                 };
@@ -719,39 +719,48 @@ impl Simulation {
         }
     }
 
-    /// The switch at which event `ev` draws from a spray stream when handled, or [`NO_DRAW`], and its
-    /// partition (or [`SOME_PART`]): known when the step before found it (`next_draw`), else found from its
-    /// packet and node, as handling it will.
+    /// The partition within its block of the node at which event `ev` arrives, where its sending port says it
+    /// (an arrival crosses a link within a partition), or [`SOME_PART`].
     #[inline(always)]
-    fn draw_at(&self, ev: &Event) -> (u32, u32) {
-        let (known, node, part) = self.next_draw.get();
+    fn part_at(&self, ev: &Event) -> u32 {
+        match self.ports.get(self.slot(ev.b)) {
+            Some(ps) if ev.kind() == EventKind::Arrive => ps.own_part,
+            _ => SOME_PART,
+        }
+    }
+
+    /// The switch at which event `ev` draws from a spray stream when handled, or [`NO_DRAW`]: known when the
+    /// step before found it (`next_draw`), else found from its packet and node, as handling it will.
+    #[inline(always)]
+    fn draw_at(&self, ev: &Event) -> u32 {
+        let (known, node) = self.next_draw.get();
         if known == ev.id() {
-            return (node, part);
+            return node;
         }
         self.find_draw(ev)
     }
 
     #[inline(never)]
-    fn find_draw(&self, ev: &Event) -> (u32, u32) {
-        let (node, part) = match ev.kind() {
+    fn find_draw(&self, ev: &Event) -> u32 {
+        let node = match ev.kind() {
             EventKind::Arrive => match self.ports.get(self.slot(ev.b)) {
-                Some(ps) => (ps.peer_node, ps.own_part),
-                None => return (NO_DRAW, SOME_PART),
+                Some(ps) => ps.peer_node,
+                None => return NO_DRAW,
             },
-            EventKind::Handed => (ev.b, SOME_PART),
-            _ => return (NO_DRAW, SOME_PART),
+            EventKind::Handed => ev.b,
+            _ => return NO_DRAW,
         };
         match self.pool.try_get(ev.a) {
-            Some(p) if node >= self.hosts && self.topo.next_hops(node, p.dst).len() > 1 => (node, part),
-            _ => (NO_DRAW, SOME_PART),
+            Some(p) if node >= self.hosts && self.topo.next_hops(node, p.dst).len() > 1 => node,
+            _ => NO_DRAW,
         }
     }
 
     /// Do what event `ev` says (its time is now).
     #[inline(always)]
-    fn dispatch(&mut self, ev: crate::sim::event::Event) {
+    fn dispatch<const PARTITIONED: bool>(&mut self, ev: crate::sim::event::Event) {
         match ev.kind() {
-            EventKind::Arrive => self.arrive(ev.a, ev.b),
+            EventKind::Arrive => self.arrive::<PARTITIONED>(ev.a, ev.b),
             EventKind::FlowArrival => self.flow_arrival(ev.a),
             EventKind::Timer => self.timer(ev.a, ev.time),
             EventKind::Sample => self.sample(),
@@ -1197,14 +1206,15 @@ impl Simulation {
 
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
     #[inline(always)]
-    fn arrive(&mut self, id: PacketId, from: u32) {
+    fn arrive<const PARTITIONED: bool>(&mut self, id: PacketId, from: u32) {
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
         // anything waiting) leaves now, before its arrival could be due. (A packet from another partition
         // arrives as `Handed`: its port is brought up to date by its own partition, at each window's end.)
         self.send_due(from);
-        // (An arrival crosses a link within a partition: the node's partition is the sending port's.)
+        // (An arrival crosses a link within a partition: the node's partition is the sending port's. Read only
+        // where there are partitions: the sequential engine's loop pays nothing for it.)
         let ps = &self.ports[self.slot(from)];
-        let (node, part) = (ps.peer_node, ps.own_part);
+        let (node, part) = (ps.peer_node, if PARTITIONED { ps.own_part } else { SOME_PART });
         self.arrive_at(id, node, part);
     }
 

@@ -296,7 +296,7 @@ impl Simulation {
             self.now = ev.time;
             self.counters.events += 1;
             self.prefetch_next(&ev);
-            self.dispatch(ev);
+            self.dispatch::<true>(ev);
         }
     }
 
