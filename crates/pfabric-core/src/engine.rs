@@ -1176,7 +1176,7 @@ impl Simulation {
     fn spray_below(&mut self, node: u32, n: u64) -> u64 {
         match &mut self.block {
             None => self.spray.below(n),
-            Some(block) => block.spray(node).below(n),
+            Some(block) => block.spray_within(node, SOME_PART).below(n),
         }
     }
 

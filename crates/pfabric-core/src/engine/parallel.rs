@@ -150,13 +150,21 @@ impl PartSet {
     fn take_into(&mut self, members: &mut Vec<usize>) {
         members.clear();
         for (i, word) in self.words.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            while bits != 0 {
-                members.push(i * 64 + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
+            members.extend(set_bits(std::mem::take(word), i * 64));
         }
     }
+}
+
+/// The places of the bits set in `word`, lowest first, counted from `base` (word `i` of a bit set: `64 i`).
+#[inline(always)]
+fn set_bits(mut word: u64, base: usize) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let at = base + word.trailing_zeros() as usize;
+            word &= word - 1;
+            at
+        })
+    })
 }
 
 impl Block {
@@ -172,12 +180,6 @@ impl Block {
         let id = part.ids[part.next_id];
         part.next_id += 1;
         id
-    }
-
-    /// The route stream of switch `node`'s partition.
-    #[inline]
-    pub(super) fn spray(&mut self, node: u32) -> &mut Rng {
-        &mut self.sprays[(self.part_of[node as usize] - self.first) as usize]
     }
 
     /// The route stream of switch `node`, whose partition within the block is `part` (or, where that is not
@@ -969,10 +971,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                 // of the window's own work with two threads).
                 for p in first..first + count {
                     for (i, word) in ex.mail_from(w + 1, p).iter().enumerate() {
-                        let mut bits = word.load(Ordering::Relaxed);
-                        while bits != 0 {
-                            let o = i * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
+                        for o in set_bits(word.load(Ordering::Relaxed), i * 64) {
                             // Safety: partition p, at the start of window w, reads column p of buffer w - 1.
                             for h in unsafe { ex.mail(w + 1, o, p) }.iter() {
                                 crate::sim::prefetch(h);
@@ -987,13 +986,11 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     for (i, word) in ex.mail_from(w + 1, p).iter().enumerate() {
                         // (A load, and a store only when set: most words are empty, and a swap is a locked
                         // instruction.)
-                        let mut bits = word.load(Ordering::Relaxed);
+                        let bits = word.load(Ordering::Relaxed);
                         if bits != 0 {
                             word.store(0, Ordering::Relaxed);
                         }
-                        while bits != 0 {
-                            let o = i * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
+                        for o in set_bits(bits, i * 64) {
                             // Safety: partition p, at the start of window w, drains column p of buffer w - 1.
                             let cell = unsafe { ex.mail(w + 1, o, p) };
                             assert!(
