@@ -24,13 +24,14 @@ import re
 import statistics
 import subprocess
 import sys
+from typing import NoReturn
 
 LINE = re.compile(r"events (\d+)\s+packet-hops (\d+)\s+cpu ([0-9.]+) s\s+wall ([0-9.]+) s")
 THREADS = re.compile(r"^(.+)@(t\d+)$")
 PEAK = re.compile(r"\bpeak (\d+) MiB")
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Bad input or a failed run: one line, exit code 2."""
     print(f"error: {message}", file=sys.stderr)
     sys.exit(2)
