@@ -37,6 +37,13 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def require_executables(binaries: list[str]) -> None:
+    """Each binary (`PATH@tN` names PATH) is an executable file, or the run ends with one line."""
+    for b in binaries:
+        if not os.access(split_threads(b)[0], os.X_OK):
+            fail(f"binary = {b!r}: not an executable file")
+
+
 def split_threads(binary: str) -> tuple[str, str]:
     """`PATH@tN` as (PATH, "@tN"); any other binary as (binary, "")."""
     m = THREADS.match(binary)
@@ -75,9 +82,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.rounds < 1:
         fail(f"--rounds = {a.rounds}: at least 1")
-    for b in a.binaries:
-        if not os.access(split_threads(b)[0], os.X_OK):
-            fail(f"binary = {b!r}: not an executable file")
+    require_executables(a.binaries)
     core = None if a.wall else a.core
     unit = "wall s" if a.wall else "s"
     # By position, not path: the same binary given twice measures the noise.

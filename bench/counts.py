@@ -18,13 +18,12 @@ about 50 times its CPU time: pick a scenario of a few seconds.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from compare import LINE, fail, split_threads
+from compare import LINE, fail, require_executables, split_threads
 
 SYS_CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
 # What each column sums, from cachegrind's events.
@@ -104,9 +103,7 @@ def main() -> None:
     ap.add_argument("--d1", help="first-level data cache as SIZE,WAYS,LINE (default: this machine's)")
     ap.add_argument("--l2", help="L2 cache as SIZE,WAYS,LINE (default: this machine's)")
     a = ap.parse_args()
-    for b in a.binaries:
-        if not os.access(split_threads(b)[0], os.X_OK):
-            fail(f"binary = {b!r}: not an executable file")
+    require_executables(a.binaries)
     if shutil.which("valgrind") is None:
         fail("valgrind: not found (Debian: apt install valgrind)")
     d1 = a.d1 or cache_geometry(1, ("Data",))
@@ -119,8 +116,8 @@ def main() -> None:
     print("| --- | ---: |" + " ---: |" * len(COLUMNS))
     for b, r in zip(a.binaries, rows, strict=True):
         cells = []
+        hops = r["packet-hops"] or 1.0
         for col in COLUMNS:
-            hops = r["packet-hops"] or 1.0
             cell = f"{r[col] / 1e6:,.1f} M ({r[col] / hops:.2f})"
             if r is not rows[0] and rows[0][col] > 0:
                 cell += f" {r[col] / rows[0][col]:.3f}"
