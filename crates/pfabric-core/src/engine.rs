@@ -309,6 +309,12 @@ pub struct Simulation {
     spray_guess: Cell<(PacketId, u32, u32)>,
     #[cfg(test)]
     spray_guesses: (u64, u64),
+    /// Tests: keep a partitioned run's receiving halves to the end, as before they were retired, and count the
+    /// late copies that retired halves answered.
+    #[cfg(test)]
+    keep_receivers: bool,
+    #[cfg(test)]
+    late_copies: u64,
 }
 
 /// A port's state at the start of a run: port `i` of the fabric, `spec`, with the scheme's queue.
@@ -480,6 +486,10 @@ impl Simulation {
             spray_guess: Cell::new((PacketId::MAX, 0, 0)),
             #[cfg(test)]
             spray_guesses: (0, 0),
+            #[cfg(test)]
+            keep_receivers: false,
+            #[cfg(test)]
+            late_copies: 0,
         }
     }
 
@@ -1326,6 +1336,10 @@ impl Simulation {
         if self.block.is_some() {
             let rx = self.rx_slot_of[pkt.flow as usize];
             if rx != ONE_PARTITION {
+                if let Some(noted) = parallel::retired(rx) {
+                    self.answer_late_copy(id, pkt, noted);
+                    return;
+                }
                 // The receiving half, made when the flow's first packet arrives here.
                 slot = if rx == NO_SLOT { self.open_receiver(pkt.flow) } else { rx };
             }
@@ -1366,6 +1380,13 @@ impl Simulation {
             }
         }
         let ack = ack_for(&pkt, conn.receiver.cum, self.transport.format);
+        #[cfg(test)]
+        let retire = !self.keep_receivers;
+        #[cfg(not(test))]
+        let retire = true;
+        if arrival == Arrival::Completes && conn.receiver_only && retire {
+            self.retire_receiver(pkt.flow, slot);
+        }
         // The ACK reuses the data packet's pool slot: no release, allocation or copy through `out`.
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
@@ -1448,7 +1469,8 @@ impl Simulation {
     fn finish_records(&mut self) {
         for id in 0..self.slot_of.len() {
             for slot in [self.slot_of[id], self.rx_slot_of.get(id).copied().unwrap_or(NO_SLOT)] {
-                if slot != NO_SLOT && slot != ONE_PARTITION {
+                // (Not NO_SLOT, ONE_PARTITION or a retired receiving half: `parallel::RETIRED`.)
+                if slot < parallel::RETIRED {
                     let conn = self.conns[slot as usize].take().unwrap();
                     self.note_counts(id as u32, &conn);
                     self.conns[slot as usize] = Some(conn);
@@ -1691,6 +1713,39 @@ mod port_behaviour {
         assert_eq!(run_with(true, serde_json::json!({})), run_with(false, serde_json::json!({})));
         let partitioned = serde_json::json!({"threads": 2, "partition": "nodes"});
         assert_eq!(run_with(true, partitioned.clone()), run_with(false, partitioned));
+    }
+
+    /// A partitioned run frees a receiving half once it holds every packet and answers the copies that still
+    /// come as the half would have: kept to the end instead, every flow's row and every count is the same. The
+    /// runs drop and resend (TCP on shallow buffers, pFabric), so that late copies reach retired halves.
+    #[test]
+    fn retiring_receiving_halves_changes_nothing() {
+        let mut late_copies = 0;
+        for (scheme, buffer) in [("tcp", 15_000), ("pfabric", 15_000), ("dctcp", 30_000)] {
+            let run_with = |keep: bool| {
+                let cfg = ScenarioConfig::from_value(&serde_json::json!({
+                    "seed": 3,
+                    "topology": {"kind": "fat-tree", "k": 4},
+                    "workload": {"kind": "poisson", "load": 0.9, "flows": 400, "cdf": {
+                        "size_bytes": [1460.0, 14600.0, 146000.0, 1460000.0], "cdf": [0.0, 0.5, 0.9, 1.0],
+                        "interpolation": "linear"}},
+                    "scheme": {"name": scheme, "queue_bytes": buffer},
+                    "run": {"threads": 2},
+                }))
+                .expect("valid scenario");
+                let mut sim = Simulation::new(cfg);
+                each_block(&mut sim, &mut |s| s.keep_receivers = keep);
+                sim.run();
+                let flows: Vec<_> =
+                    sim.flows().iter().map(|f| (f.finish, f.retransmissions, f.timeouts, f.out_of_order)).collect();
+                ((format!("{:?}", sim.counters), flows), sim.late_copies)
+            };
+            let ((kept, none), (retired, late)) = (run_with(true), run_with(false));
+            assert_eq!(kept, retired, "{scheme}");
+            assert_eq!(none, 0);
+            late_copies += late;
+        }
+        assert!(late_copies > 0, "no late copy reached a retired half: the test tests nothing");
     }
 
     /// Apply `f` to the simulation that handles events: `sim` itself, or each block of a partitioned run.
