@@ -57,15 +57,9 @@ def read_log(path: Path) -> np.ndarray:
     return np.array([windows[end] for end in sorted(windows)])
 
 
-def critical_share(events: np.ndarray, first: np.ndarray) -> float:
-    """The critical path of two threads, one running the partitions `first` marks, as a share of all events."""
-    a = events[:, first].sum(axis=1)
-    b = events[:, ~first].sum(axis=1)
-    return float(np.maximum(a, b).sum() / events.sum())
-
-
 def critical_shares(events: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """`critical_share` of each split (a row of `masks`), a few splits at a time (a few hundred MB)."""
+    """The critical path of two threads, one running the partitions a row of `masks` marks, as a share of all
+    events: for each row, a few rows at a time (a few hundred MB)."""
     per_window = events.sum(axis=1)
     chunk = max(1, 2**25 // len(events))
     out = []
@@ -75,10 +69,10 @@ def critical_shares(events: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return np.concatenate(out)
 
 
-def static_share(totals: np.ndarray, first: np.ndarray) -> float:
-    """The busier thread's share of all events over the whole run."""
-    a = totals[first].sum()
-    return float(max(a, totals.sum() - a) / totals.sum())
+def static_shares(totals: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The busier thread's share of all events over the whole run, for each split (a row of `masks`)."""
+    first = masks.astype(np.int64) @ totals
+    return np.maximum(first, totals.sum() - first) / totals.sum()
 
 
 def splits(parts: int) -> np.ndarray:
@@ -107,8 +101,7 @@ def main() -> None:
     rows.append((f"the engine's (first {cut} partitions)", engine))
     if parts <= MAX_SEARCHED:
         masks = splits(parts)
-        first = masks.astype(np.int64) @ totals
-        shares = np.maximum(first, totals.sum() - first) / totals.sum()
+        shares = static_shares(totals, masks)
         rows.append(("the most even totals", masks[np.argmin(shares)]))
         near = masks[shares <= shares.min() + 0.01]
         rows.append(("the shortest critical path", near[np.argmin(critical_shares(events, near))]))
@@ -116,12 +109,12 @@ def main() -> None:
         print(f"({parts} partitions: the searches stop at {MAX_SEARCHED})")
     print("| split | first thread's partitions | busier thread's events | critical path |")
     print("| --- | --- | ---: | ---: |")
-    for name, mask in rows:
+    chosen = np.array([mask for _, mask in rows])
+    for (name, mask), busier, critical in zip(
+        rows, static_shares(totals, chosen), critical_shares(events, chosen), strict=True
+    ):
         members = " ".join(str(p) for p in np.flatnonzero(mask))
-        print(
-            f"| {name} | {members} | {100 * static_share(totals, mask):.2f}% "
-            f"| {100 * critical_share(events, mask):.2f}% |"
-        )
+        print(f"| {name} | {members} | {100 * busier:.2f}% | {100 * critical:.2f}% |")
 
 
 if __name__ == "__main__":
