@@ -180,11 +180,32 @@ struct Sampler {
     rows: Vec<(Time, u32, u64)>,
 }
 
+/// A flow's two halves. The receiving half comes first and shares its line with `halves`, which holds
+/// `Option<Connection>`'s tag: a data packet's arrival reads one line of its connection, and a partitioned
+/// run's receiving half uses no other.
+#[repr(C, align(64))]
 struct Connection {
-    sender: Sender,
     receiver: Receiver,
-    /// Only its receiving half is in use: a partitioned run's flow from another partition's host.
-    receiver_only: bool,
+    halves: Halves,
+    sender: Sender,
+}
+
+/// Which halves of a connection are in use. Eight bytes where a bool would do: no other field of a connection
+/// has as many invalid values, and the compiler keeps an enum's tag in its payload's largest niche, so
+/// `Option<Connection>` tells `None` by this field (the test `a_connections_tag_is_on_its_receivers_line`).
+#[repr(u64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halves {
+    Both,
+    /// Only the receiving half: a partitioned run's flow from another partition's host.
+    ReceiverOnly,
+}
+
+impl Connection {
+    #[inline(always)]
+    fn receiver_only(&self) -> bool {
+        self.halves == Halves::ReceiverOnly
+    }
 }
 
 /// What a port did, in the order the engine did it (tests only): what the tests hold to the behaviour of a
@@ -881,7 +902,7 @@ impl Simulation {
         let mut sender = Sender::new(id, f.src, f.dst, f.size_bytes, deadline, &self.transport);
         sender.fixed_rank = f.rank;
         let receiver = Receiver::new(sender.sb.npkts, self.transport.three_way_handshake());
-        let slot = self.open_connection(id, Connection { sender, receiver, receiver_only: false });
+        let slot = self.open_connection(id, Connection { receiver, halves: Halves::Both, sender });
         self.active_flows += 1;
         self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
         let mut out = std::mem::take(&mut self.out);
@@ -914,7 +935,7 @@ impl Simulation {
         };
         if self.block.is_none() {
             self.slot_of.push(slot);
-        } else if self.conns[slot as usize].as_ref().unwrap().receiver_only {
+        } else if self.conns[slot as usize].as_ref().unwrap().receiver_only() {
             self.rx_slot_of[id as usize] = slot;
         } else {
             self.slot_of[id as usize] = slot;
@@ -1384,13 +1405,19 @@ impl Simulation {
         let retire = !self.keep_receivers;
         #[cfg(not(test))]
         let retire = true;
-        if arrival == Arrival::Completes && conn.receiver_only && retire {
+        if arrival == Arrival::Completes && conn.receiver_only() && retire {
             self.retire_receiver(pkt.flow, slot);
         }
-        // The ACK reuses the data packet's pool slot: no release, allocation or copy through `out`.
+        self.answer_in_place(id, ack, pkt.dst);
+    }
+
+    /// Host `host` sends `ack` in the pool slot `id` of the packet it answers: no release, allocation or copy
+    /// through `out`.
+    #[inline(always)]
+    fn answer_in_place(&mut self, id: PacketId, ack: Packet, host: u32) {
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
-        self.enqueue(self.topo.nic_port(pkt.dst), id);
+        self.enqueue(self.topo.nic_port(host), id);
     }
 
     #[inline(always)]
@@ -1815,5 +1842,23 @@ mod layout {
         assert!(std::mem::offset_of!(PortState, queue) == 64);
         assert!(std::mem::offset_of!(PortState, own_part) < 64);
         assert!(std::mem::offset_of!(PortState, max_queue_bytes) + 8 <= 192, "the queue and its time average: 2 lines");
+    }
+
+    /// A data packet's arrival reads its receiver and `Option<Connection>`'s tag: one line, if the tag is in
+    /// `halves`. Zeros with 2 in `halves` (the first value `Halves` leaves free) read as `None` then.
+    #[test]
+    fn a_connections_tag_is_on_its_receivers_line() {
+        use super::{Connection, Halves};
+        use std::mem::{offset_of, size_of, ManuallyDrop};
+        assert_eq!(size_of::<Connection>() % 64, 0);
+        assert_eq!(size_of::<Option<Connection>>(), size_of::<Connection>());
+        let halves = offset_of!(Connection, halves);
+        assert!(offset_of!(Connection, receiver) == 0 && halves + size_of::<Halves>() <= 64);
+        let mut bytes = [0u8; size_of::<Option<Connection>>()];
+        bytes[halves..halves + 8].copy_from_slice(&2u64.to_ne_bytes());
+        // SAFETY: with the tag in `halves` these bytes are `None`, whatever the rest holds (the assertion
+        // is what this test checks; elsewhere, zeros would be no valid connection). Never dropped.
+        let read = ManuallyDrop::new(unsafe { std::mem::transmute_copy::<_, Option<Connection>>(&bytes) });
+        assert!(read.is_none(), "Option<Connection> keeps its tag elsewhere");
     }
 }

@@ -42,7 +42,7 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::{port_state, Connection, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
+use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
 use crate::config::ScenarioConfig;
 use crate::metrics::{FlowRecord, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId, PacketKind};
@@ -213,8 +213,8 @@ impl Block {
     pub(super) fn note_counts(&mut self, id: u32, conn: &Connection) {
         let rec = &self.records[id as usize];
         let within = !self.between_partitions(rec.src, rec.dst);
-        let sends = !conn.receiver_only;
-        let receives = conn.receiver_only || within;
+        let sends = !conn.receiver_only();
+        let receives = conn.receiver_only() || within;
         let (r, t) = if sends { (conn.sender.retransmissions, conn.sender.timeouts) } else { (u32::MAX, u32::MAX) };
         self.counts.push((id, r, t, if receives { conn.receiver.out_of_order } else { u32::MAX }));
     }
@@ -311,9 +311,7 @@ impl Simulation {
         }
         let npkts = self.transport.format.packets_for(block.records[pkt.flow as usize].size_bytes) as u32;
         self.counters.note_received(false, pkt.payload);
-        *self.pool.get_mut(id) = super::ack_for(&pkt, npkts, self.transport.format);
-        self.counters.control_packets_sent += 1;
-        self.enqueue(self.topo.nic_port(pkt.dst), id);
+        self.answer_in_place(id, super::ack_for(&pkt, npkts, self.transport.format), pkt.dst);
     }
 
     /// A flow sent from another partition's host: its receiving half, made when its first packet arrives.
@@ -321,7 +319,7 @@ impl Simulation {
         let rec = self.block.as_ref().unwrap().records[flow as usize].clone();
         let sender = Sender::new(flow, rec.src, rec.dst, rec.size_bytes, rec.deadline, &self.transport);
         let receiver = Receiver::new(sender.sb.npkts, self.transport.three_way_handshake());
-        self.open_connection(flow, Connection { sender, receiver, receiver_only: true })
+        self.open_connection(flow, Connection { receiver, halves: Halves::ReceiverOnly, sender })
     }
 
     /// Partition `part` (within the block) starts its next flow and schedules the one after.
