@@ -96,6 +96,7 @@ impl Receiver {
     /// `cum` past every packet held in a row.
     #[inline(always)]
     fn take(&mut self, seq: u32) -> bool {
+        debug_assert!(seq < self.npkts, "packet {seq} of a flow of {} packets", self.npkts);
         let Some(ahead) = seq.checked_sub(self.cum) else { return false };
         if ahead >= WINDOW {
             return self.take_beyond(seq);
