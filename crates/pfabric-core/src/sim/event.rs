@@ -159,8 +159,8 @@ fn rank_into<const LANES: usize>(run: &mut Vec<Event>, bucket: &[Event], bucket_
 fn order_ties(run: &mut [Event]) {
     // A bucket pushed out of turn is nearly always in order all the same (a partitioned run's handed packets
     // seldom tie with the window's own events), but equal times are not rare (one in twenty neighbours on a
-    // k = 16 fat-tree): one pass without branches finds whether any pair is out of order, where the sort's
-    // test of each pair mispredicted.
+    // k = 16 fat-tree): one pass without branches finds whether any pair is out of order, before the sort
+    // tests pairs one by one with branches on their times.
     let mut in_order = true;
     for pair in run.windows(2) {
         in_order &= !((pair[1].time == pair[0].time) & (pair[1].seq_kind < pair[0].seq_kind));
