@@ -127,13 +127,20 @@ impl Receiver {
     /// bring those the word now covers into it).
     #[inline(always)]
     fn advance(&mut self) {
-        let window = self.window();
-        let run = window.trailing_ones();
-        self.cum += run;
-        self.set_window(window.checked_shr(run).unwrap_or(0));
+        let (window, run) = self.move_past_run(self.window());
+        self.set_window(window);
         if self.beyond.is_some() {
             self.refill(run);
         }
+    }
+
+    /// Move `cum` past the packets `window` holds in a row from it; returns the word from the new `cum` on
+    /// and how far it moved.
+    #[inline(always)]
+    fn move_past_run(&mut self, window: u128) -> (u128, u32) {
+        let run = window.trailing_ones();
+        self.cum += run;
+        (window.checked_shr(run).unwrap_or(0), run)
     }
 
     /// The word moved on by `moved` packets: the packets it now covers at its far end come from `beyond`;
@@ -144,7 +151,7 @@ impl Receiver {
         let mut window = self.window();
         loop {
             let beyond = self.beyond.as_ref().expect("refilled only from packets beyond the word");
-            let first = (self.cum + WINDOW).saturating_sub(moved).max(self.cum);
+            let first = self.cum + WINDOW - moved;
             for p in first..(self.cum + WINDOW).min(self.npkts) {
                 if beyond.get(p) {
                     window |= 1u128 << (p - self.cum);
@@ -154,9 +161,7 @@ impl Receiver {
                 self.set_window(window);
                 return;
             }
-            moved = window.trailing_ones();
-            self.cum += moved;
-            window = window.checked_shr(moved).unwrap_or(0);
+            (window, moved) = self.move_past_run(window);
         }
     }
 
