@@ -719,7 +719,7 @@ impl Simulation {
             return;
         }
         let Some(p) = self.pool.try_get(next.a) else { return };
-        let port = match self.topo.next_hops(node, p.dst) {
+        let port = match &*self.topo.next_hops(node, p.dst) {
             [port] => {
                 self.next_draw.set((next.id(), NO_DRAW));
                 *port
@@ -1276,7 +1276,7 @@ impl Simulation {
                         }
                         port
                     }
-                    Routing::Ecmp => ecmp_choice(p.flow, node, choices),
+                    Routing::Ecmp => ecmp_choice(p.flow, node, &choices),
                     Routing::Adaptive => {
                         let dst = p.dst;
                         self.least_loaded(node, dst)

@@ -9,6 +9,12 @@
 //! attach to) gives each switch its equal-cost next hops towards it (the ports whose far end is one hop closer);
 //! the edge switch then delivers to the host's own port. A packet
 //! then takes one of them per packet (spraying) or per flow (ECMP, a hash of flow and switch).
+//!
+//! Where the hosts' numbering says the way (a leaf-spine, a fat-tree, a star: each switch sends a range of
+//! hosts down, a fixed number of hosts per port, and every other host up), the table is read once at set-up
+//! into a `Descent` per switch and a route is then computed from the destination's number: one small record
+//! per switch instead of a table that grows with switches times edge switches. The table stays for any other
+//! fabric, and a descent is kept only if it gives every switch exactly the table's routes.
 
 use crate::sim::time::Time;
 
@@ -42,6 +48,55 @@ impl Tier {
             Tier::HostNic => "host-nic",
             Tier::Fabric => "fabric",
             Tier::ToHost => "to-host",
+        }
+    }
+}
+
+/// A switch's routes as the hosts' numbering gives them: hosts `lo..lo + count` go down, `span` hosts to each of
+/// the consecutive ports from `first` (the port is `first + (dst - lo) / span`, the division done as a
+/// multiplication by `magic` = ceil(2^32 / span), exact while `count * span < 2^32`); every other host takes
+/// the route entry `up` (one port, a list, or none). 32 bytes, so no record straddles two cache lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Descent {
+    lo: u32,
+    count: u32,
+    first: u32,
+    up: u32,
+    magic: u64,
+}
+
+impl Descent {
+    /// The port down towards host `dst`, if `dst` is below this switch.
+    #[inline(always)]
+    fn down(&self, dst: u32) -> Option<u32> {
+        let below = dst.wrapping_sub(self.lo);
+        (below < self.count).then(|| self.first + ((below as u64 * self.magic) >> 32) as u32)
+    }
+}
+
+/// The equal-cost next hops of a switch towards a host: one port, or a list of them (empty where the host
+/// cannot be reached). Reads as a slice of ports.
+#[derive(Clone, Copy, Debug)]
+pub struct Hops<'a> {
+    one: u32,
+    list: Option<&'a [u32]>,
+}
+
+impl Hops<'_> {
+    #[inline(always)]
+    fn one(port: u32) -> Self {
+        Hops { one: port, list: None }
+    }
+}
+
+impl std::ops::Deref for Hops<'_> {
+    type Target = [u32];
+    #[inline(always)]
+    fn deref(&self) -> &[u32] {
+        match self.list {
+            Some(list) => list,
+            None => std::slice::from_ref(&self.one),
         }
     }
 }
@@ -87,6 +142,9 @@ pub struct Topology {
     near_routes: Vec<u32>,
     near_width: u32,
     route_ports: Vec<u32>,
+    /// Each switch's routes computed from the hosts' numbering (by switch index from 0), where every switch
+    /// has one that gives exactly its table's routes; empty otherwise (the table is read).
+    descents: Vec<Descent>,
 }
 
 /// Collects nodes and links, then computes ports and routes.
@@ -168,6 +226,7 @@ impl TopologyBuilder {
             near_routes: Vec::new(),
             near_width: 0,
             route_ports: Vec::new(),
+            descents: Vec::new(),
         };
         topo.compute_routes(None);
         topo
@@ -213,6 +272,16 @@ impl Topology {
             near_routes: self.near_routes.iter().map(|&e| renumber_entry(e, &new_of)).collect(),
             near_width: self.near_width,
             route_ports: renumber_lists(&self.route_ports, &new_of),
+            // A node's ports stay consecutive and in their order, so a run of ports down stays one.
+            descents: self
+                .descents
+                .iter()
+                .map(|d| Descent {
+                    first: if d.count == 0 { d.first } else { new_of[d.first as usize] },
+                    up: renumber_entry(d.up, &new_of),
+                    ..*d
+                })
+                .collect(),
         };
         (topo, old_of)
     }
@@ -225,19 +294,39 @@ impl Topology {
 
     /// Equal-cost next-hop ports of switch `node` towards host `dst`.
     #[inline(always)]
-    pub fn next_hops(&self, node: u32, dst: u32) -> &[u32] {
+    pub fn next_hops(&self, node: u32, dst: u32) -> Hops<'_> {
+        if let Some(d) = self.descents.get(node.wrapping_sub(self.hosts) as usize) {
+            return match d.down(dst) {
+                Some(port) => Hops::one(port),
+                None => self.entry_hops(d.up),
+            };
+        }
         let edge = self.host_switch[dst as usize];
         if node == edge {
-            return std::slice::from_ref(&self.host_port[dst as usize]);
+            return Hops::one(self.host_port[dst as usize]);
         }
-        let mut entry = &self.routes[self.route_index(edge, node)];
-        if *entry & NEAR != 0 {
-            entry = self.near_route(edge, *entry);
+        self.entry_hops(self.table_entry(edge, node))
+    }
+
+    /// The route table's entry for switch `node` towards edge switch `edge` (`node` is not `edge`).
+    #[inline(always)]
+    fn table_entry(&self, edge: u32, node: u32) -> u32 {
+        let entry = self.routes[self.route_index(edge, node)];
+        if entry & NEAR != 0 {
+            *self.near_route(edge, entry)
+        } else {
+            entry
         }
-        if *entry & MULTI == 0 {
-            return std::slice::from_ref(entry);
+    }
+
+    /// The ports of route entry `entry`.
+    #[inline(always)]
+    fn entry_hops(&self, entry: u32) -> Hops<'_> {
+        if entry & MULTI == 0 {
+            Hops::one(entry)
+        } else {
+            Hops { one: 0, list: Some(stored_list(&self.route_ports, (entry & !MULTI) as usize)) }
         }
-        stored_list(&self.route_ports, (*entry & !MULTI) as usize)
     }
 
     /// The entry of a group's common neighbour (`entry`: `NEAR | j`) down to edge switch `edge`, in a shared
@@ -254,16 +343,23 @@ impl Topology {
         self.edge_row[edge as usize] as usize * self.switches() as usize + (node - self.hosts) as usize
     }
 
-    /// Bytes of the tables `next_hops` reads (rows x switches entries, and with shared rows each edge switch's
-    /// lists down from its group's neighbours).
+    /// Bytes of what `next_hops` reads: the descents, or where there are none the tables (rows x switches
+    /// entries, and with shared rows each edge switch's lists down from its group's neighbours).
     pub fn route_table_bytes(&self) -> usize {
+        if !self.descents.is_empty() {
+            return std::mem::size_of_val(&self.descents[..]);
+        }
         (self.routes.len() + self.near_routes.len()) * std::mem::size_of::<u32>()
     }
 
-    /// Ask for the route table entry that `next_hops(node, dst)` will read (a hint for the engine's prefetching:
-    /// on a large fabric the table can outgrow the caches).
+    /// Ask for what `next_hops(node, dst)` will read (a hint for the engine's prefetching: on a large fabric
+    /// the table can outgrow the caches).
     #[inline(always)]
     pub fn prefetch_route(&self, node: u32, dst: u32) {
+        if let Some(d) = self.descents.get(node.wrapping_sub(self.hosts) as usize) {
+            crate::sim::prefetch(d);
+            return;
+        }
         let Some(&edge) = self.host_switch.get(dst as usize) else { return };
         if node == edge || node < self.hosts {
             return;
@@ -271,6 +367,100 @@ impl Topology {
         if let Some(entry) = self.routes.get(self.route_index(edge, node)) {
             crate::sim::prefetch(entry);
         }
+    }
+
+    /// Each switch's routes from the hosts' numbering (`Descent`), read from the table; empty unless every
+    /// switch has one that gives, towards every host, exactly the table's ports.
+    ///
+    /// Each edge switch's hosts must be consecutive. A switch's hosts below are then the edge switches whose
+    /// entry differs from its way up; that way up is the entry towards the first or the last edge switch in
+    /// the hosts' order (the one that is not below), or none (a core switch, with every host below). The
+    /// hosts below must be consecutive, a run of `span` hosts to each port, the ports consecutive.
+    fn derive_descents(&self) -> Vec<Descent> {
+        // Each edge switch's hosts, in the hosts' order: (first host, end, edge switch).
+        let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
+        for h in 0..self.hosts {
+            let e = self.host_switch[h as usize];
+            match blocks.last_mut() {
+                Some(b) if b.2 == e => b.1 = h + 1,
+                _ => blocks.push((h, h + 1, e)),
+            }
+        }
+        let edges = self.edge_index.iter().filter(|&&i| i != u32::MAX).count();
+        if blocks.len() != edges {
+            return Vec::new(); // some edge switch's hosts are not consecutive
+        }
+        let mut descents = Vec::with_capacity(self.switches() as usize);
+        let mut entries = Vec::with_capacity(blocks.len());
+        for s in self.hosts..self.nodes {
+            // Each block's entry from `s`; `OWN` for its own hosts (ports of their own, found per host).
+            const OWN: u32 = u32::MAX;
+            entries.clear();
+            entries.extend(blocks.iter().map(|&(_, _, e)| if e == s { OWN } else { self.table_entry(e, s) }));
+            let others = || entries.iter().copied().filter(|&x| x != OWN);
+            let candidates = [others().next(), others().next_back(), Some(EMPTY)];
+            let found =
+                candidates.iter().flatten().find_map(|&up| self.descent_with_way_up(up, &blocks, &entries, OWN));
+            match found {
+                Some(d) => descents.push(d),
+                None => return Vec::new(),
+            }
+        }
+        descents
+    }
+
+    /// A switch's descent with way up `up`, if the rest of its routes (`entries`, per block of `blocks`;
+    /// `own` marks its own hosts) are one run of hosts down as a descent describes.
+    fn descent_with_way_up(&self, up: u32, blocks: &[(u32, u32, u32)], entries: &[u32], own: u32) -> Option<Descent> {
+        let below = |i: usize| entries[i] == own || entries[i] != up;
+        let Some(start) = (0..blocks.len()).find(|&i| below(i)) else {
+            return Some(Descent { lo: 0, count: 0, first: 0, up, magic: 0 });
+        };
+        let end = (start..blocks.len()).find(|&i| !below(i)).unwrap_or(blocks.len());
+        if (end..blocks.len()).any(below) {
+            return None; // the hosts below are not one run
+        }
+        // The port down towards host `h` of block `i`: its own port, or the block's entry if it is one port.
+        let port_of = |i: usize, h: u32| -> Option<u32> {
+            if entries[i] == own {
+                Some(self.host_port[h as usize])
+            } else {
+                (entries[i] & (MULTI | NEAR) == 0).then_some(entries[i])
+            }
+        };
+        let (lo, hi) = (blocks[start].0, blocks[end - 1].1);
+        let first = port_of(start, lo)?;
+        // The span: hosts from `lo` that share the first port.
+        let mut span = hi - lo;
+        'run: for i in start..end {
+            for h in blocks[i].0..blocks[i].1 {
+                if port_of(i, h)? != first {
+                    span = h - lo;
+                    break 'run;
+                }
+                if entries[i] != own {
+                    break; // a block of one entry shares one port
+                }
+            }
+        }
+        if (hi - lo) as u64 * span as u64 >= 1 << 32 {
+            return None;
+        }
+        let d = Descent { lo, count: hi - lo, first, up, magic: (1u64 << 32).div_ceil(span as u64) };
+        // Every host below gets its port: each of its own hosts, and the first and last host of each other block
+        // (the port grows with the host, so a block whose ends agree agrees throughout).
+        for i in start..end {
+            let (a, b) = (blocks[i].0, blocks[i].1 - 1);
+            let ok = if entries[i] == own {
+                (a..=b).all(|h| d.down(h) == port_of(i, h))
+            } else {
+                d.down(a) == port_of(i, a) && d.down(b) == port_of(i, b)
+            };
+            if !ok {
+                return None;
+            }
+        }
+        Some(d)
     }
 
     /// Routes towards each switch that hosts attach to (an edge switch): a host is reached through its edge
@@ -403,6 +593,8 @@ impl Topology {
             }
         }
         self.route_ports = lists.ports;
+        self.descents = Vec::new();
+        self.descents = self.derive_descents();
     }
 
     /// The ports a packet from `src` to `dst` crosses, taking the first equal-cost choice at each switch.
@@ -417,7 +609,7 @@ impl Topology {
         let mut node = self.ports[self.nic_port(src) as usize].peer_node;
         while node != dst {
             let choices = self.next_hops(node, dst);
-            let p = if choices.len() == 1 { choices[0] } else { choose(node, choices) };
+            let p = if choices.len() == 1 { choices[0] } else { choose(node, &choices) };
             path.push(p);
             node = self.ports[p as usize].peer_node;
         }
@@ -692,7 +884,7 @@ mod tests {
                         })
                         .collect()
                 };
-                assert_eq!(t.next_hops(s, d), &expected[..], "{what}: switch {s} towards host {d}");
+                assert_eq!(&*t.next_hops(s, d), &expected[..], "{what}: switch {s} towards host {d}");
             }
         }
     }
@@ -718,10 +910,53 @@ mod tests {
             shared_rows(star(5, paper_links())),
             shared_rows(fat_tree(4, paper_links())).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0,
         ]
-        .iter()
+        .into_iter()
         .enumerate()
         {
-            assert_routes_are_shortest(t, &format!("fabric {i}"));
+            assert_routes_are_shortest(&t, &format!("fabric {i}"));
+            // The table alone, where the fabric's routes are computed from the hosts' numbering.
+            assert_routes_are_shortest(&table_only(t), &format!("fabric {i}, its table"));
+        }
+    }
+
+    /// The same fabric routed by its table alone.
+    fn table_only(mut t: Topology) -> Topology {
+        t.descents.clear();
+        t
+    }
+
+    /// Bytes of the route table (without the descents that replace it where they can).
+    fn table_bytes(t: &Topology) -> usize {
+        (t.routes.len() + t.near_routes.len()) * std::mem::size_of::<u32>()
+    }
+
+    /// Fabrics whose hosts are numbered down their tree get their routes from that numbering, one record
+    /// per switch; a fabric with a ring does not.
+    #[test]
+    fn tree_fabrics_route_by_the_hosts_numbering() {
+        for (what, t) in [
+            ("leaf-spine", leaf_spine(9, 16, 4, paper_links())),
+            ("one leaf", leaf_spine(1, 4, 2, paper_links())),
+            ("fat-tree 4", fat_tree(4, paper_links())),
+            ("fat-tree 8", fat_tree(8, paper_links())),
+            ("fat-tree 16, shared rows", shared_rows(fat_tree(16, paper_links()))),
+            ("star", star(5, paper_links())),
+            ("dumbbell", dumbbell(3, paper_links())),
+            ("renumbered", fat_tree(4, paper_links()).renumbered(&(0..36).rev().collect::<Vec<u32>>()).0),
+        ] {
+            assert_eq!(t.descents.len(), t.switches() as usize, "{what}");
+            assert_eq!(t.route_table_bytes(), t.switches() as usize * 32, "{what}");
+        }
+        assert!(ring_with_a_double_link().descents.is_empty());
+        // A k = 32 fat-tree: 1,280 switches of 32 bytes, against a table of 196,608 bytes with shared rows.
+        let t = fat_tree(32, paper_links());
+        assert_eq!(t.route_table_bytes(), 1280 * 32);
+        // Every switch towards every host: the table's ports.
+        let table = table_only(fat_tree(32, paper_links()));
+        for s in (t.hosts..t.nodes).step_by(7) {
+            for d in 0..t.hosts {
+                assert_eq!(&*t.next_hops(s, d), &*table.next_hops(s, d), "switch {s} towards {d}");
+            }
         }
     }
 
@@ -734,6 +969,7 @@ mod tests {
         let lp = paper_links();
         let mut rng = crate::sim::rng::Rng::new(7);
         let mut shared_groups = 0;
+        let mut descents = 0;
         for case in 0..300 {
             let switches = 3 + rng.below(10) as u32;
             let homes = 1 + rng.below(switches as u64 - 1) as u32;
@@ -767,11 +1003,14 @@ mod tests {
             }
             let t = b.build();
             assert_routes_are_shortest(&t, &format!("case {case}, a row per edge switch"));
+            descents += u32::from(!t.descents.is_empty());
             let t = shared_rows(t);
             let edges = t.edge_index.iter().filter(|&&i| i != u32::MAX).count();
             shared_groups += u32::from(t.routes.len() < edges * t.switches() as usize);
             assert_routes_are_shortest(&t, &format!("case {case}, shared rows"));
+            assert_routes_are_shortest(&table_only(t), &format!("case {case}, shared rows, the table alone"));
         }
+        assert!(descents > 50, "{descents} of 300 random fabrics route by their hosts' numbering");
         // The cases exercise rows shared by several edge switches, not only groups of one.
         assert!(shared_groups > 50, "{shared_groups}");
     }
@@ -802,14 +1041,11 @@ mod tests {
     #[test]
     fn route_table_rows_per_edge_switch_or_per_group() {
         let (pods, switches, edges, aggs_per_pod) = (8, 80, 32, 4);
-        assert_eq!(fat_tree(8, paper_links()).route_table_bytes(), edges * switches * 4);
-        assert_eq!(
-            shared_rows(fat_tree(8, paper_links())).route_table_bytes(),
-            (pods * switches + edges * aggs_per_pod) * 4
-        );
+        assert_eq!(table_bytes(&fat_tree(8, paper_links())), edges * switches * 4);
+        assert_eq!(table_bytes(&shared_rows(fat_tree(8, paper_links()))), (pods * switches + edges * aggs_per_pod) * 4);
         let (pods, switches, edges, aggs_per_pod) = (32, 1280, 512, 16);
         let t = fat_tree(32, paper_links());
-        assert_eq!(t.route_table_bytes(), (pods * switches + edges * aggs_per_pod) * 4);
+        assert_eq!(table_bytes(&t), (pods * switches + edges * aggs_per_pod) * 4);
         assert!(edges * switches * 4 > ROW_PER_EDGE_BYTES);
     }
 
