@@ -10,6 +10,12 @@ impl BitSet {
         BitSet { words: vec![0; bits.div_ceil(64)] }
     }
 
+    /// Whether the set has no room (made with no length, or by `default`).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
     #[inline]
     pub fn get(&self, i: u32) -> bool {
         self.words[(i >> 6) as usize] >> (i & 63) & 1 == 1

@@ -5,8 +5,16 @@
 //! ACK costs O(1) amortized whatever the window. "Lost" means: below the loss mark and not SACKed. The loss mark
 //! moves up on SACK evidence (a packet with three SACKed packets above it) or, after a timeout, over everything
 //! sent. Retransmissions go out in sequence order from a pointer that only moves forward.
+//!
+//! Which packets from `una` on are SACKed is a word in the scoreboard itself (as the receiver keeps what
+//! arrived): every ACK asks it, and a bit set on the heap cost a cache line per ACK on a fabric whose live flows
+//! outgrow the caches. Packets SACKed `WINDOW` or more ahead of `una` go to a bit set made on first use, and
+//! move into the word as `una` moves on; retransmissions, rare, keep a bit set made at the first one.
 
 use super::bitset::BitSet;
+
+/// How many packets from `una` on the scoreboard's own word covers.
+const WINDOW: u32 = u128::BITS;
 
 pub struct Scoreboard {
     pub npkts: u32,
@@ -20,7 +28,11 @@ pub struct Scoreboard {
     lost_mark: u32,
     /// Retransmission pointer: packets below it (and at or above `una`) were retransmitted or need not be.
     retx_next: u32,
-    sacked: BitSet,
+    /// Which packets from `una` on are SACKed: bit k is packet `una + k`.
+    sacked: [u64; 2],
+    /// Packets SACKed `WINDOW` or more ahead of `una` (when it was so), over the flow's indices.
+    sacked_beyond: Option<Box<BitSet>>,
+    /// Packets retransmitted (and not yet acknowledged), over the flow's indices; empty until the first.
     retransmitted: BitSet,
     sacked_out: u32,
     lost_out: u32,
@@ -29,7 +41,6 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn new(npkts: u32) -> Self {
-        let n = npkts as usize;
         Scoreboard {
             npkts,
             una: 0,
@@ -37,8 +48,9 @@ impl Scoreboard {
             sack_high: 0,
             lost_mark: 0,
             retx_next: 0,
-            sacked: BitSet::with_len(n),
-            retransmitted: BitSet::with_len(n),
+            sacked: [0; 2],
+            sacked_beyond: None,
+            retransmitted: BitSet::default(),
             sacked_out: 0,
             lost_out: 0,
             retrans_out: 0,
@@ -61,13 +73,70 @@ impl Scoreboard {
         self.sacked_out
     }
 
+    /// Whether packet `i` (at or above `una`) is SACKed.
+    #[inline(always)]
     pub fn is_sacked(&self, i: u32) -> bool {
-        self.sacked.get(i)
+        debug_assert!(i >= self.una, "packet {i} below una {}", self.una);
+        let ahead = i - self.una;
+        if ahead < WINDOW {
+            self.window() >> ahead & 1 == 1
+        } else {
+            self.sacked_beyond.as_ref().is_some_and(|b| b.get(i))
+        }
     }
 
     /// Whether packet `i` is acknowledged, cumulatively or selectively.
     pub fn is_acked(&self, i: u32) -> bool {
-        i < self.una || self.sacked.get(i)
+        i < self.una || self.is_sacked(i)
+    }
+
+    #[inline(always)]
+    fn window(&self) -> u128 {
+        u128::from(self.sacked[0]) | u128::from(self.sacked[1]) << 64
+    }
+
+    #[inline(always)]
+    fn set_window(&mut self, window: u128) {
+        self.sacked = [window as u64, (window >> 64) as u64];
+    }
+
+    /// Mark packet `i` (at or above `una`) SACKed; returns whether it was not before.
+    #[inline(always)]
+    fn mark_sacked(&mut self, i: u32) -> bool {
+        let ahead = i - self.una;
+        if ahead >= WINDOW {
+            let npkts = self.npkts as usize;
+            return self.sacked_beyond.get_or_insert_with(|| Box::new(BitSet::with_len(npkts))).set(i);
+        }
+        let (window, bit) = (self.window(), 1u128 << ahead);
+        self.set_window(window | bit);
+        window & bit == 0
+    }
+
+    /// `una` moves on to `cum`: the word follows, taking in the packets SACKed beyond it that it now covers.
+    #[inline(always)]
+    fn move_una(&mut self, cum: u32) {
+        let moved = cum - self.una;
+        self.set_window(self.window().checked_shr(moved).unwrap_or(0));
+        let old_end = self.una + WINDOW;
+        self.una = cum;
+        if self.sacked_beyond.is_some() {
+            self.refill(old_end);
+        }
+    }
+
+    /// Packets from `from` (the word's old end) to its new end come from the bit set beyond it.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, from: u32) {
+        let beyond = self.sacked_beyond.as_ref().expect("refilled only from packets beyond the word");
+        let mut window = self.window();
+        for p in from.max(self.una)..(self.una + WINDOW).min(self.npkts) {
+            if beyond.get(p) {
+                window |= 1u128 << (p - self.una);
+            }
+        }
+        self.set_window(window);
     }
 
     pub fn all_acked(&self) -> bool {
@@ -92,7 +161,7 @@ impl Scoreboard {
         self.retx_next = self.retx_next.max(self.una);
         while self.retx_next < self.lost_mark {
             let i = self.retx_next;
-            if !self.sacked.get(i) && !self.retransmitted.get(i) {
+            if !self.is_sacked(i) && !self.was_retransmitted(i) {
                 return Some(i);
             }
             self.retx_next += 1;
@@ -100,9 +169,17 @@ impl Scoreboard {
         None
     }
 
+    #[inline]
+    fn was_retransmitted(&self, i: u32) -> bool {
+        !self.retransmitted.is_empty() && self.retransmitted.get(i)
+    }
+
     /// Packet `i` (from `next_retransmission`) is sent again.
     #[inline]
     pub fn mark_retransmitted(&mut self, i: u32) {
+        if self.retransmitted.is_empty() {
+            self.retransmitted = BitSet::with_len(self.npkts as usize);
+        }
         if self.retransmitted.set(i) {
             self.retrans_out += 1;
         }
@@ -128,7 +205,7 @@ impl Scoreboard {
         }
         let newly = cum - self.una;
         for i in self.una..cum {
-            if self.sacked.get(i) {
+            if self.is_sacked(i) {
                 self.sacked_out -= 1;
             } else {
                 if i < self.lost_mark {
@@ -138,7 +215,7 @@ impl Scoreboard {
             }
             self.forget_retransmission(i);
         }
-        self.una = cum;
+        self.move_una(cum);
         self.nxt = self.nxt.max(cum);
         self.lost_mark = self.lost_mark.max(cum);
         newly
@@ -147,7 +224,7 @@ impl Scoreboard {
     /// Selective acknowledgement of packet `i`. Returns whether it is news.
     #[inline]
     pub fn sack(&mut self, i: u32) -> bool {
-        if i < self.una || i >= self.nxt || !self.sacked.set(i) {
+        if i < self.una || i >= self.nxt || !self.mark_sacked(i) {
             return false;
         }
         self.sacked_out += 1;
@@ -164,7 +241,7 @@ impl Scoreboard {
         let mark = mark.min(self.nxt);
         let from = self.lost_mark.max(self.una);
         for i in from..mark.max(from) {
-            if !self.sacked.get(i) {
+            if !self.is_sacked(i) {
                 self.lost_out += 1;
             }
         }
@@ -218,6 +295,49 @@ mod tests {
         assert_eq!(fresh, vec![0]);
         assert_eq!(sb.pipe(), 5);
         assert_eq!(sb.sacked_out(), 0);
+    }
+
+    /// The SACKed packets, in the word from `una` and beyond it, answer as a plain set would: random SACKs
+    /// (some hundreds of packets ahead) and cumulative ACKs, on flows of up to 2,000 packets.
+    #[test]
+    fn sacked_packets_answer_as_a_plain_set_would() {
+        let mut rng = crate::sim::rng::Rng::new(11);
+        for case in 0..300 {
+            let npkts = 1 + rng.below(2_000) as u32;
+            let mut sb = Scoreboard::new(npkts);
+            let mut plain = std::collections::BTreeSet::new();
+            let mut una = 0;
+            while una < npkts {
+                // Send a stretch, SACK some of it (far ahead at times), then move the cumulative ACK on.
+                for _ in 0..rng.below(400) {
+                    if sb.has_new() {
+                        sb.send_new();
+                    }
+                }
+                for _ in 0..rng.below(30) {
+                    let i = una + rng.below(u64::from(sb.nxt - una) + 1) as u32;
+                    let news = sb.sack(i);
+                    assert_eq!(news, i < sb.nxt && plain.insert(i), "case {case}: SACK {i}");
+                }
+                let cum = (una + rng.below(150) as u32).min(sb.nxt);
+                let mut fresh = Vec::new();
+                sb.cumulative_ack(cum, |i| fresh.push(i));
+                let expected: Vec<u32> = (una..cum).filter(|i| !plain.contains(i)).collect();
+                assert_eq!(fresh, expected, "case {case}: ACK up to {cum}");
+                una = una.max(cum);
+                plain.retain(|&i| i >= una);
+                assert_eq!(sb.sacked_out(), plain.len() as u32, "case {case}");
+                for i in 0..npkts {
+                    assert_eq!(sb.is_acked(i), i < una || plain.contains(&i), "case {case}: packet {i}");
+                }
+                if sb.nxt == npkts && una < npkts && rng.below(4) == 0 {
+                    una = npkts; // the rest at once
+                    sb.cumulative_ack(npkts, |_| ());
+                    plain.clear();
+                }
+            }
+            assert!(sb.all_acked());
+        }
     }
 
     #[test]
