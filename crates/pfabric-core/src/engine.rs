@@ -256,9 +256,10 @@ pub struct Simulation {
     /// Whether the ports' state outgrows the caches (`FAR_PREFETCH_BYTES`): then the port a packet leaves by is
     /// asked for a step ahead (`prefetch_next`), which on a fabric whose ports stay cached only costs time.
     far_prefetch: bool,
-    /// Whether the route table outgrows the caches too (the same bound): then its entry is asked for a step
-    /// earlier still (a k = 64 fat-tree's is 1.6 MB; a k = 32's 197 KB, where the extra step gains nothing
-    /// measurable, and a k = 16's 164 KB, where it only costs).
+    /// Whether what a route reads outgrows the caches too (the same bound): then it is asked for a step
+    /// earlier still. Only a fabric routed by a large table takes it: a k = 64 fat-tree's table is 1.6 MB, but
+    /// its routes are computed from 164 KB of records (`topology::Descent`), and the step was measured to gain
+    /// nothing at 197 KB (k = 32's table) and to cost at 164 KB (k = 16's).
     far_routes: bool,
     spray: Rng,
     arrivals: Arrivals,
