@@ -41,3 +41,20 @@ impl BitSet {
         was_set
     }
 }
+
+/// 128 bits kept as two 8-byte words: a `u128`'s 16-byte alignment would round a small struct up and leave no
+/// room beside it (the receiver's and the scoreboard's windows sit in their counters' line).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bits128([u64; 2]);
+
+impl Bits128 {
+    #[inline(always)]
+    pub fn get(self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+
+    #[inline(always)]
+    pub fn set(&mut self, bits: u128) {
+        self.0 = [bits as u64, (bits >> 64) as u64];
+    }
+}

@@ -1,6 +1,6 @@
 //! The receiving half of a flow: records which packets arrived and acknowledges every one.
 
-use super::bitset::BitSet;
+use super::bitset::{BitSet, Bits128};
 
 /// The `seq` of a probe and of the ACK that answers it: carries no SACK block.
 pub const PROBE_SEQ: u32 = u32::MAX;
@@ -31,9 +31,8 @@ impl Arrival {
 pub struct Receiver {
     /// Which of the packets from `cum` on arrived: bit i is packet `cum + i` (so bit 0, the packet missing
     /// first, is clear). A flow's packets arrive in order or nearly so, and this word, in the receiver's own
-    /// line, holds what a bit set on the heap held: one miss fewer per data packet. (Two words, not a `u128`,
-    /// whose alignment would round the receiver up to a whole line and leave no room beside it.)
-    window: [u64; 2],
+    /// line, holds what a bit set on the heap held: one miss fewer per data packet.
+    window: Bits128,
     /// Packets that arrived `WINDOW` or more ahead of `cum` (a sender far past a hole: a large window after a
     /// loss), over the flow's packet indices; made on first use.
     beyond: Option<Box<BitSet>>,
@@ -62,7 +61,7 @@ impl Receiver {
     /// handshake's final ACK.
     pub fn new(npkts: u32, awaiting_handshake: bool) -> Self {
         Receiver {
-            window: [0; 2],
+            window: Bits128::default(),
             beyond: None,
             cum: 0,
             npkts,
@@ -102,33 +101,23 @@ impl Receiver {
             return self.take_beyond(seq);
         }
         let bit = 1u128 << ahead;
-        let window = self.window();
+        let window = self.window.get();
         if window & bit != 0 {
             return false;
         }
-        self.set_window(window | bit);
+        self.window.set(window | bit);
         if ahead == 0 {
             self.advance();
         }
         true
     }
 
-    #[inline(always)]
-    fn window(&self) -> u128 {
-        u128::from(self.window[0]) | u128::from(self.window[1]) << 64
-    }
-
-    #[inline(always)]
-    fn set_window(&mut self, window: u128) {
-        self.window = [window as u64, (window >> 64) as u64];
-    }
-
     /// `cum` arrived: move past the run of packets held from it (and, where packets arrived beyond the word,
     /// bring those the word now covers into it).
     #[inline(always)]
     fn advance(&mut self) {
-        let (window, run) = self.move_past_run(self.window());
-        self.set_window(window);
+        let (window, run) = self.move_past_run(self.window.get());
+        self.window.set(window);
         if self.beyond.is_some() {
             self.refill(run);
         }
@@ -148,7 +137,7 @@ impl Receiver {
     #[cold]
     #[inline(never)]
     fn refill(&mut self, mut moved: u32) {
-        let mut window = self.window();
+        let mut window = self.window.get();
         loop {
             let beyond = self.beyond.as_ref().expect("refilled only from packets beyond the word");
             let first = self.cum + WINDOW - moved;
@@ -158,7 +147,7 @@ impl Receiver {
                 }
             }
             if window & 1 == 0 {
-                self.set_window(window);
+                self.window.set(window);
                 return;
             }
             (window, moved) = self.move_past_run(window);

@@ -11,7 +11,7 @@
 //! outgrow the caches. Packets SACKed `WINDOW` or more ahead of `una` go to a bit set made on first use, and
 //! move into the word as `una` moves on; retransmissions, rare, keep a bit set made at the first one.
 
-use super::bitset::BitSet;
+use super::bitset::{BitSet, Bits128};
 
 /// How many packets from `una` on the scoreboard's own word covers.
 const WINDOW: u32 = u128::BITS;
@@ -29,7 +29,7 @@ pub struct Scoreboard {
     /// Retransmission pointer: packets below it (and at or above `una`) were retransmitted or need not be.
     retx_next: u32,
     /// Which packets from `una` on are SACKed: bit k is packet `una + k`.
-    sacked: [u64; 2],
+    sacked: Bits128,
     /// Packets SACKed `WINDOW` or more ahead of `una` (when it was so), over the flow's indices.
     sacked_beyond: Option<Box<BitSet>>,
     /// Packets retransmitted (and not yet acknowledged), over the flow's indices; empty until the first.
@@ -48,7 +48,7 @@ impl Scoreboard {
             sack_high: 0,
             lost_mark: 0,
             retx_next: 0,
-            sacked: [0; 2],
+            sacked: Bits128::default(),
             sacked_beyond: None,
             retransmitted: BitSet::default(),
             sacked_out: 0,
@@ -79,7 +79,7 @@ impl Scoreboard {
         debug_assert!(i >= self.una, "packet {i} below una {}", self.una);
         let ahead = i - self.una;
         if ahead < WINDOW {
-            self.window() >> ahead & 1 == 1
+            self.sacked.get() >> ahead & 1 == 1
         } else {
             self.sacked_beyond.as_ref().is_some_and(|b| b.get(i))
         }
@@ -90,16 +90,6 @@ impl Scoreboard {
         i < self.una || self.is_sacked(i)
     }
 
-    #[inline(always)]
-    fn window(&self) -> u128 {
-        u128::from(self.sacked[0]) | u128::from(self.sacked[1]) << 64
-    }
-
-    #[inline(always)]
-    fn set_window(&mut self, window: u128) {
-        self.sacked = [window as u64, (window >> 64) as u64];
-    }
-
     /// Mark packet `i` (at or above `una`) SACKed; returns whether it was not before.
     #[inline(always)]
     fn mark_sacked(&mut self, i: u32) -> bool {
@@ -108,8 +98,8 @@ impl Scoreboard {
             let npkts = self.npkts as usize;
             return self.sacked_beyond.get_or_insert_with(|| Box::new(BitSet::with_len(npkts))).set(i);
         }
-        let (window, bit) = (self.window(), 1u128 << ahead);
-        self.set_window(window | bit);
+        let (window, bit) = (self.sacked.get(), 1u128 << ahead);
+        self.sacked.set(window | bit);
         window & bit == 0
     }
 
@@ -117,7 +107,7 @@ impl Scoreboard {
     #[inline(always)]
     fn move_una(&mut self, cum: u32) {
         let moved = cum - self.una;
-        self.set_window(self.window().checked_shr(moved).unwrap_or(0));
+        self.sacked.set(self.sacked.get().checked_shr(moved).unwrap_or(0));
         let old_end = self.una + WINDOW;
         self.una = cum;
         if self.sacked_beyond.is_some() {
@@ -130,13 +120,13 @@ impl Scoreboard {
     #[inline(never)]
     fn refill(&mut self, from: u32) {
         let beyond = self.sacked_beyond.as_ref().expect("refilled only from packets beyond the word");
-        let mut window = self.window();
+        let mut window = self.sacked.get();
         for p in from.max(self.una)..(self.una + WINDOW).min(self.npkts) {
             if beyond.get(p) {
                 window |= 1u128 << (p - self.una);
             }
         }
-        self.set_window(window);
+        self.sacked.set(window);
     }
 
     pub fn all_acked(&self) -> bool {
