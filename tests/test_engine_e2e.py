@@ -254,6 +254,30 @@ def test_pfabric_run_threads_writes_the_same_bytes_on_any_thread_count(tmp_path,
     assert stats["partitions"] == 4 and stats["windows"] > 0 and stats["handovers"] > 0
 
 
+def test_pfabric_run_threads_counts_as_run_threads_for_a_files_partition(tmp_path, pfabric_env):
+    """A file's `run.partition` needs `run.threads`; `--threads N` gives it, as the file would have
+    (regression: the file was checked before `--threads` applied, and refused for want of run.threads). Its
+    results are the file's with `threads = 2` written in."""
+    body = '[topology]\nkind = "fat-tree"\nk = 4\n[workload]\nflows = 100\n[run]\npartition = "racks"\n'
+    (tmp_path / "s.toml").write_text(body)
+    (tmp_path / "with_threads.toml").write_text(body + "threads = 2\n")
+    by_flag = pfabric_cli(
+        pfabric_env, "run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "flag"), "-q", "--threads", "2"
+    )
+    assert by_flag.returncode == 0, by_flag.stderr
+    in_file = pfabric_cli(
+        pfabric_env, "run", str(tmp_path / "with_threads.toml"), "-o", str(tmp_path / "file"), "-q"
+    )
+    assert in_file.returncode == 0, in_file.stderr
+    for name in ("flows.parquet", "ports.parquet"):
+        assert (tmp_path / "flag" / name).read_bytes() == (tmp_path / "file" / name).read_bytes()
+    stats = json.loads((tmp_path / "flag" / "summary.json").read_text())["stats"]
+    assert stats["partitions"] > 4  # racks, not the fat-tree's default of pods
+    # Without either, the file is still refused, in one line naming the field.
+    bare = pfabric_cli(pfabric_env, "run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "bare"), "-q")
+    assert bare.returncode == 2 and "run.partition" in bare.stderr and "Traceback" not in bare.stderr
+
+
 # --- 4. load calibration ------------------------------------------------------------------------------------
 
 

@@ -736,11 +736,14 @@ def _run(args: argparse.Namespace) -> int:
         raise _UsageError(f"--jobs {args.jobs}: expected a number of processes >= 1")
     if args.preset is not None:
         return _run_preset(args)
-    scenario = Scenario.from_toml(args.scenario)
+    # What the command line sets is part of the scenario when it is checked (a file's run.partition needs
+    # run.threads, which --threads may give).
+    overrides: dict[str, int] = {}
     if args.seed is not None:
-        scenario = scenario.with_values({"seed": args.seed})
+        overrides["seed"] = args.seed
     if args.threads is not None:
-        scenario = scenario.with_values({"run.threads": args.threads})
+        overrides["run.threads"] = args.threads
+    scenario = Scenario.from_toml(args.scenario, overrides)
     with _output_dir(args.out) as out:
         result = api.run(scenario, progress=not args.quiet)
         paths = _write_results(result, out, args.out)

@@ -1186,8 +1186,10 @@ class Scenario(_Section):
         return cls.model_validate(data, context={"base_dir": None if base_dir is None else str(base_dir)})
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> Scenario:
-        """A scenario from a TOML file; paths inside it are relative to the file's folder."""
+    def from_toml(cls, path: str | Path, values: dict[str, Any] | None = None) -> Scenario:
+        """A scenario from a TOML file; paths inside it are relative to the file's folder. `values` replaces
+        dotted fields before the scenario is checked (what the command line sets, such as `run.threads`,
+        counts as if the file had said it: a file's `run.partition` is allowed with `--threads N`)."""
         path = Path(path)
         try:
             data = read_toml(path, "scenario")
@@ -1201,20 +1203,11 @@ class Scenario(_Section):
             ) from None
         except ValueError:  # a NUL in the path
             raise ScenarioError.plain(repr(str(path)), "is not a valid path of a scenario file") from None
-        return cls.from_dict(data, base_dir=path.absolute().parent)
+        return cls.from_dict(_replaced(data, values or {}), base_dir=path.absolute().parent)
 
     def with_values(self, values: dict[str, Any]) -> Scenario:
         """A validated copy with dotted fields replaced, e.g. `{"workload.load": 0.8}` (for sweeps and --seed)."""
-        data = self.model_dump(mode="python")
-        for dotted, value in values.items():
-            *parents, leaf = dotted.split(".")
-            target = data
-            for key in parents:
-                target = target.setdefault(key, {})
-                if not isinstance(target, dict):
-                    raise ScenarioError(dotted, value, f"expected {key} to be a section")
-            target[leaf] = value
-        return type(self).from_dict(data)
+        return type(self).from_dict(_replaced(self.model_dump(mode="python"), values))
 
     # what leaves Python
 
@@ -1291,3 +1284,16 @@ class Scenario(_Section):
     def hosts(self) -> int:
         """Number of hosts of the topology."""
         return self.topology.hosts
+
+
+def _replaced(data: dict, values: dict[str, Any]) -> dict:
+    """`data` (a scenario as plain data) with the dotted fields of `values` replaced, sections made as needed."""
+    for dotted, value in values.items():
+        *parents, leaf = dotted.split(".")
+        target = data
+        for key in parents:
+            target = target.setdefault(key, {})
+            if not isinstance(target, dict):
+                raise ScenarioError(dotted, value, f"expected {key} to be a section")
+        target[leaf] = value
+    return data
