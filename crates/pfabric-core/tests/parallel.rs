@@ -72,6 +72,12 @@ fn every_thread_count_gives_the_same_bytes() {
         (fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
         (json!({"kind": "dumbbell", "hosts_per_side": 4}), json!({"name": "pfabric"}), "nodes"),
         (leaf_spine(), json!({"name": "tcp"}), "hosts"),
+        // 200 partitions: each block's mail comes from origins named in several 64-bit words.
+        (
+            json!({"kind": "leaf-spine", "leaves": 200, "spines": 2, "hosts_per_leaf": 2}),
+            json!({"name": "dctcp"}),
+            "racks",
+        ),
     ];
     for (topology, scheme, partition) in cases {
         let label = format!("{topology} {scheme} {partition}");
