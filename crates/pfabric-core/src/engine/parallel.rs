@@ -11,10 +11,10 @@
 //! order each origin sent them: each event's sequence number says so (`Numbering`), so whichever block holds
 //! the origin, equal times are ordered by (time, origin partition, sequence). A packet for a partition of
 //! the same block goes into its queue at once, numbered so; one for another block waits in its partition's
-//! outbox. At the end of the window the outboxes go to double-buffered mailboxes, one per ordered pair of
-//! partitions, each block reports when its next event is due, and after one barrier every thread computes
-//! the same next window from the same reports. The next window opens with each partition taking in its mail
-//! from other blocks, numbered as the ones from its own block were.
+//! outbox for that block. At the end of the window the outboxes go to double-buffered mailboxes, one per
+//! origin partition and receiving block, each block reports when its next event is due, and after one barrier
+//! every thread computes the same next window from the same reports. The next window opens with each block
+//! taking in its mail, origin by origin, numbered as the packets from its own partitions were.
 //!
 //! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
 //! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
