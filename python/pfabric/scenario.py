@@ -1287,7 +1287,8 @@ class Scenario(_Section):
 
 
 def _replaced(data: dict, values: dict[str, Any]) -> dict:
-    """`data` (a scenario as plain data) with the dotted fields of `values` replaced, sections made as needed."""
+    """`data` (a scenario as plain data, changed in place and returned) with the dotted fields of `values`
+    replaced, sections made as needed."""
     for dotted, value in values.items():
         *parents, leaf = dotted.split(".")
         target = data
