@@ -39,7 +39,7 @@
 //! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
@@ -126,6 +126,10 @@ pub(super) struct Block {
     cut_listed: Vec<bool>,
     /// The earliest arrival among the packets handed over to other blocks in this window.
     min_sent: Time,
+    /// The bits of the partitions that handed each other block packets in this window (`Exchange::sent`), and
+    /// the copy of what was published for each window parity.
+    sent_bits: Vec<u64>,
+    published: Vec<u64>,
     /// The end of the window being run: everything handed over arrives at or after it.
     window_end: Time,
     /// What the block reported at the end of the last window.
@@ -457,39 +461,53 @@ struct Report {
     window_events: u64,
 }
 
-/// The mailboxes and reports the partitions share, and the barrier between windows.
+/// The mailboxes the partitions share, and the barrier between windows (which carries the blocks' reports).
 ///
 /// Access protocol (why the cells need no locks): in window `w`, the block holding partition `o` writes only
-/// the cells `mail[w % 2][o][*]`, block `t` only `report[w % 2][t]`, and at the start of window `w + 1` block
-/// `t` drains only the cells `mail[w % 2][*][t]`; every thread reads every `report[w % 2][*]` between the
-/// barrier that ends window `w` and the one that ends `w + 1`. Writes to a buffer happen two windows apart,
-/// with a barrier between them and every read. A cell holds what one partition sent one block (each packet
+/// the cells `mail[w % 2][o][*]`, and at the start of window `w + 1` block `t` drains only the cells
+/// `mail[w % 2][*][t]`. Writes to a buffer happen two windows apart, with a barrier between them and every
+/// read. A cell holds what one partition sent one block (each packet
 /// names its node, and so its partition): storage and scans grow with partitions times threads, not with
 /// the square of the partitions.
 struct Exchange {
     parts: usize,
     blocks: usize,
     mail: Box<[UnsafeCell<Vec<Handover>>]>,
-    /// `mail_from[w % 2][t]`: a bit per partition that handed block `t` packets in window `w`, in words of 64
-    /// (set by the origins, cleared by `t` as it takes them in; read after the barrier).
-    mail_from: Box<[std::sync::atomic::AtomicU64]>,
+    /// The first partition of each block, and the number of partitions last.
+    bounds: Box<[usize]>,
+    /// `sent[w % 2][s]`: for each receiving block, `words` words of a bit per partition of block `s` (from its
+    /// first) that handed it packets in window `w`. Written by block `s` alone, at the end of the window
+    /// (so that no line is written by two cores, nor by a locked instruction), and read by the receivers
+    /// after the barrier. Each block's words start a line.
+    sent: Box<[Line]>,
     words: usize,
-    reports: Box<[UnsafeCell<Report>]>,
+    lines: usize,
     barrier: WindowBarrier,
 }
 
 // Safety: the cells are accessed as the protocol above says, which the window loop follows.
 unsafe impl Sync for Exchange {}
 
+/// Eight words on a line of their own.
+#[repr(align(64))]
+#[derive(Default)]
+struct Line([AtomicU64; 8]);
+
 impl Exchange {
-    fn new(parts: usize, threads: usize) -> Self {
+    /// For blocks of partitions from `bounds[t]` to `bounds[t + 1]`.
+    fn new(bounds: &[usize]) -> Self {
+        let threads = bounds.len() - 1;
+        let parts = bounds[threads];
+        let words = (0..threads).map(|t| (bounds[t + 1] - bounds[t]).div_ceil(64)).max().unwrap_or(0).max(1);
+        let lines = (threads * words).div_ceil(8);
         Exchange {
             parts,
             blocks: threads,
             mail: (0..2 * parts * threads).map(|_| UnsafeCell::new(Vec::new())).collect(),
-            mail_from: (0..2 * threads * parts.div_ceil(64)).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
-            words: parts.div_ceil(64),
-            reports: (0..2 * threads).map(|_| UnsafeCell::new(Report::default())).collect(),
+            bounds: bounds.into(),
+            sent: (0..2 * threads * lines).map(|_| Line::default()).collect(),
+            words,
+            lines,
             barrier: WindowBarrier::new(threads),
         }
     }
@@ -501,37 +519,76 @@ impl Exchange {
         &mut *self.mail[((w % 2) as usize * self.parts + from) * self.blocks + to].get()
     }
 
-    /// The words of block `to`'s origin bits for window `w`.
-    fn mail_from(&self, w: u64, to: usize) -> &[std::sync::atomic::AtomicU64] {
-        let at = ((w % 2) as usize * self.blocks + to) * self.words;
-        &self.mail_from[at..at + self.words]
+    /// Word `j` of block `from`'s origin bits for window `w` (word `j % words` of those for block
+    /// `j / words`).
+    fn sent(&self, w: u64, from: usize, j: usize) -> &AtomicU64 {
+        &self.sent[((w % 2) as usize * self.blocks + from) * self.lines + j / 8].0[j % 8]
     }
 
-    /// Safety: the caller is block `t` at the end of window `w`.
-    unsafe fn report(&self, w: u64, t: usize, r: Report) {
-        *self.reports[(w % 2) as usize * self.blocks + t].get() = r;
+    /// The partitions of other blocks that handed block `to` packets in window `w`, in increasing order.
+    /// Safety of the reads: after the barrier that ends window `w`.
+    fn mail_to(&self, w: u64, to: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.blocks).filter(move |&s| s != to).flat_map(move |s| {
+            (0..self.words).flat_map(move |i| {
+                set_bits(self.sent(w, s, to * self.words + i).load(Ordering::Relaxed), self.bounds[s] + i * 64)
+            })
+        })
     }
 
-    /// Safety: called between the barrier ending window `w` and the next.
-    unsafe fn reports(&self, w: u64) -> &[UnsafeCell<Report>] {
-        let b = (w % 2) as usize * self.blocks;
-        &self.reports[b..b + self.blocks]
+    /// Whether any other block handed block `to` packets in window `w`.
+    fn has_mail(&self, w: u64, to: usize) -> bool {
+        (0..self.blocks)
+            .filter(|&s| s != to)
+            .any(|s| (0..self.words).any(|i| self.sent(w, s, to * self.words + i).load(Ordering::Relaxed) != 0))
+    }
+
+    /// Block `from` ends window `w`: the bits it set this window (`bits`, `words` per receiving block) stand
+    /// for the window, in place of those it set two windows ago (`published`, its copy of them), and `bits`
+    /// is cleared for the next. Only changed words are written.
+    fn publish(&self, w: u64, from: usize, bits: &mut [u64], published: &mut [u64]) {
+        let was = &mut published[(w % 2) as usize * bits.len()..][..bits.len()];
+        for (j, (now, was)) in bits.iter_mut().zip(was).enumerate() {
+            if *now != *was {
+                self.sent(w, from, j).store(*now, Ordering::Relaxed);
+                *was = *now;
+            }
+            *now = 0;
+        }
     }
 }
 
-/// Threads meet here at the end of every window. A waiter spins a while (windows are microseconds long and a
-/// sleep and wake-up cost more), then sleeps until the last thread to arrive wakes it. It never yields: on a
-/// machine where anything else is runnable, even at the lowest priority, a yield hands the core away for a
-/// whole time slice, per window (a 4 s test took 102 s beside two `nice 19` processes). With more threads than
-/// cores it sleeps at once, as the thread it waits for may be waiting for its core.
+/// Threads meet here at the end of every window, each with its block's report. Each thread has a slot of its
+/// own per window parity, where it writes its report and then the number of windows it has ended; a thread
+/// waits until every slot of the window's parity says the window has ended. No thread writes a line another
+/// writes: a shared counter, which every arrival changed with a locked instruction, moved its line between
+/// the cores twice per window, and the reports a third time.
+///
+/// A waiter spins a while (windows are microseconds long and a sleep and wake-up cost more), then sleeps until
+/// a thread that finds the window ended wakes it. It never yields: on a machine where anything else is
+/// runnable, even at the lowest priority, a yield hands the core away for a whole time slice, per window (a
+/// 4 s test took 102 s beside two `nice 19` processes). With more threads than cores it sleeps at once, as
+/// the thread it waits for may be waiting for its core.
 struct WindowBarrier {
     threads: usize,
     spins: u32,
-    waiting: AtomicUsize,
-    generation: AtomicUsize,
-    /// Waiters that went to sleep in the current generation, woken by the last to arrive.
+    /// `slots[(w % 2) * threads + t]`: block `t`'s report of the last window of `w`'s parity it ended.
+    slots: Box<[Slot]>,
+    /// Waiters registered in `sleepers` and not yet taken from it (at least: a woken one may stay counted).
+    asleep: AtomicUsize,
     sleepers: std::sync::Mutex<Vec<std::thread::Thread>>,
 }
+
+/// One thread's report of a window, and how many windows it has ended (written after the report). Apart
+/// from every other slot's lines, so that the line a waiter watches holds most of the report it reads next.
+#[repr(C, align(128))]
+struct Slot {
+    report: UnsafeCell<Report>,
+    ended: AtomicU64,
+}
+
+// Safety: a slot's report is written only by its thread, before its `ended` says so, and read by others only
+// after (`arrive`, `reports`).
+unsafe impl Sync for WindowBarrier {}
 
 impl WindowBarrier {
     fn new(threads: usize) -> Self {
@@ -540,50 +597,88 @@ impl WindowBarrier {
         WindowBarrier {
             threads,
             spins,
-            waiting: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
+            slots: (0..2 * threads)
+                .map(|_| Slot { report: UnsafeCell::new(Report::default()), ended: AtomicU64::new(0) })
+                .collect(),
+            asleep: AtomicUsize::new(0),
             sleepers: std::sync::Mutex::new(Vec::with_capacity(threads)),
         }
     }
 
-    fn wait(&self) {
+    /// The slots of window `w`'s parity, one per thread.
+    fn parity(&self, w: u64) -> &[Slot] {
+        let b = (w % 2) as usize * self.threads;
+        &self.slots[b..b + self.threads]
+    }
+
+    /// Whether every thread has ended window `w`.
+    fn ended(&self, w: u64) -> bool {
+        self.parity(w).iter().all(|slot| slot.ended.load(Ordering::SeqCst) > w)
+    }
+
+    /// Block `t` ends window `w` with `report`; returns once every block has. Safety: called by block `t`'s
+    /// thread alone, every thread for every window in turn.
+    unsafe fn arrive(&self, w: u64, t: usize, report: Report) {
+        let slot = &self.parity(w)[t];
+        // Nobody reads this slot now: its last report (window w - 2) was read before window w - 1 ended.
+        *slot.report.get() = report;
+        // Sequentially consistent with the sleepers' count, so that of a waiter going to sleep and the last
+        // thread to arrive, one sees the other.
+        slot.ended.store(w + 1, Ordering::SeqCst);
         if self.threads == 1 {
             return;
         }
-        let generation = self.generation.load(Ordering::Acquire);
-        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.waiting.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
-            // A waiter registers only while the generation is unchanged, under this lock: once the
-            // generation has moved, every sleeper of this one is in the list.
-            let sleepers = std::mem::take(&mut *self.sleepers.lock().unwrap_or_else(|e| e.into_inner()));
-            for thread in sleepers {
-                thread.unpark();
+        if self.ended(w) {
+            if self.asleep.load(Ordering::SeqCst) != 0 {
+                let sleepers = {
+                    let mut list = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+                    self.asleep.fetch_sub(list.len(), Ordering::SeqCst);
+                    std::mem::take(&mut *list)
+                };
+                for thread in sleepers {
+                    thread.unpark();
+                }
             }
             return;
         }
-        for _ in 0..self.spins {
-            if self.generation.load(Ordering::Acquire) != generation {
-                return;
+        let mut spins = self.spins;
+        for other in self.parity(w) {
+            while other.ended.load(Ordering::Acquire) <= w {
+                if spins == 0 {
+                    return self.sleep_until_ended(w);
+                }
+                spins -= 1;
+                std::hint::spin_loop();
             }
-            std::hint::spin_loop();
         }
-        // Registered, then asleep until woken. A wake-up may be meant for nobody here (an unpark's token left
-        // from an earlier window, or a release that drained the list while this thread, already past it,
-        // was registering for the next): it registers again, so the release of its own window finds it.
+    }
+
+    /// Registered, then asleep until woken. A wake-up may be meant for nobody here (an unpark's token left
+    /// from an earlier window, or a list taken before this thread registered again): it registers again until
+    /// the window has ended.
+    #[cold]
+    fn sleep_until_ended(&self, w: u64) {
         loop {
             {
                 let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
-                if self.generation.load(Ordering::Acquire) != generation {
+                self.asleep.fetch_add(1, Ordering::SeqCst);
+                if self.ended(w) {
+                    self.asleep.fetch_sub(1, Ordering::SeqCst);
                     return;
                 }
                 sleepers.push(std::thread::current());
             }
             std::thread::park();
-            if self.generation.load(Ordering::Acquire) != generation {
+            if self.ended(w) {
                 return;
             }
         }
+    }
+
+    /// The blocks' reports of window `w`. Safety: called after `arrive(w, ..)` returned and before the caller
+    /// arrives at window `w + 1`.
+    unsafe fn reports(&self, w: u64) -> impl Iterator<Item = Report> + '_ {
+        self.parity(w).iter().map(|slot| *slot.report.get())
     }
 }
 
@@ -615,11 +710,9 @@ struct Windows {
 
 impl Windows {
     /// Fold window `w`'s reports in and open the next window, or end the run or the step.
-    fn next(&mut self, reports: &[UnsafeCell<Report>]) -> bool {
+    fn next(&mut self, reports: impl Iterator<Item = Report>) -> bool {
         let mut t = Report { next: Time::MAX, ..Report::default() };
-        for cell in reports {
-            // Safety: read between the barriers (`Exchange`).
-            let r = unsafe { *cell.get() };
+        for r in reports {
             t.next = t.next.min(r.next);
             t.events += r.events;
             t.budget += r.budget;
@@ -741,6 +834,7 @@ impl Partitioned {
         // Thread t runs a block of consecutive partitions, cut where the ports (what most work scales with)
         // divide most evenly: one simulation each. Which thread runs a partition changes no result.
         let bounds = balanced_blocks(&block, threads);
+        let exchange = Exchange::new(&bounds);
         let block_of: Arc<[u32]> =
             (0..threads).flat_map(|t| std::iter::repeat_n(t as u32, bounds[t + 1] - bounds[t])).collect();
         // Each partition's flows (those its hosts send), in start order: one pass over the flows, not one per
@@ -811,6 +905,8 @@ impl Partitioned {
                 visiting: Vec::new(),
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
+                sent_bits: vec![0; threads * exchange.words],
+                published: vec![0; 2 * threads * exchange.words],
                 window_end: 0,
                 last_report: Report { next: 0, ..Report::default() },
                 finished: Vec::new(),
@@ -837,13 +933,7 @@ impl Partitioned {
             last_now: 0,
             critical_events: 0,
         };
-        outer.partitioned = Some(Box::new(Partitioned {
-            blocks: sims,
-            parts,
-            old_of,
-            exchange: Exchange::new(parts, threads),
-            windows,
-        }));
+        outer.partitioned = Some(Box::new(Partitioned { blocks: sims, parts, old_of, exchange, windows }));
         if windows.done {
             Self::finish(&mut outer);
         }
@@ -1019,50 +1109,41 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             numbering.windows()
         );
         // (Mail comes only from other blocks.)
-        let mail = ex.blocks > 1 && ex.mail_from(w + 1, t).iter().any(|word| word.load(Ordering::Relaxed) != 0);
+        let mail = ex.blocks > 1 && ex.has_mail(w + 1, t);
         let last = sim.block.as_ref().unwrap().last_report;
         if !mail && last.next >= windows.end {
             // Nothing due here in this window and nothing arrived: the report stands, but for the packets
             // handed over then, which the other blocks hold now.
             let report =
                 Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, window_events: 0, ..last };
-            sim.block.as_mut().unwrap().last_report = report;
-            // Safety: block t reports at the end of window w.
-            unsafe { ex.report(w, t, report) };
+            let block = sim.block.as_mut().unwrap();
+            block.last_report = report;
+            // (What it sent two windows ago no longer stands.)
+            ex.publish(w, t, &mut block.sent_bits, &mut block.published);
         } else {
             if mail {
                 // The mail was written on another core: ask for all of it before taking any in, so that the
                 // transfers of its lines overlap (each one read when needed waited for the other core: a fifth
                 // of the window's own work with two threads).
-                for (i, word) in ex.mail_from(w + 1, t).iter().enumerate() {
-                    for o in set_bits(word.load(Ordering::Relaxed), i * 64) {
-                        // Safety: block t, at the start of window w, reads column t of buffer w - 1.
-                        for h in unsafe { ex.mail(w + 1, o, t) }.iter() {
-                            crate::sim::prefetch(h);
-                        }
+                for o in ex.mail_to(w + 1, t) {
+                    // Safety: block t, at the start of window w, reads column t of buffer w - 1.
+                    for h in unsafe { ex.mail(w + 1, o, t) }.iter() {
+                        crate::sim::prefetch(h);
                     }
                 }
                 // Take in the mail of the last window from other blocks (their packets copied into this
                 // block's pool), numbered as the packets from this block were: by origin, then in the order
                 // each origin sent them (what one origin sent the block's partitions is numbered in one run,
                 // as within a block, and a partition's events keep their order).
-                for (i, word) in ex.mail_from(w + 1, t).iter().enumerate() {
-                    // (A load, and a store only when set: most words are empty, and a swap is a locked
-                    // instruction.)
-                    let bits = word.load(Ordering::Relaxed);
-                    if bits != 0 {
-                        word.store(0, Ordering::Relaxed);
-                    }
-                    for o in set_bits(bits, i * 64) {
-                        // Safety: block t, at the start of window w, drains column t of buffer w - 1.
-                        let cell = unsafe { ex.mail(w + 1, o, t) };
-                        assert!(cell.len() as u64 <= 1 << numbering.count_bits, "handovers outnumber their numbers");
-                        let first_seq = numbering.handed_before(w, o);
-                        for (n, h) in cell.drain(..).enumerate() {
-                            debug_assert!(h.at >= windows.start);
-                            let id = sim.pool.alloc(h.packet);
-                            sim.events.schedule_with_seq(h.at, first_seq + n as u64, EventKind::Handed, id, h.node);
-                        }
+                for o in ex.mail_to(w + 1, t) {
+                    // Safety: block t, at the start of window w, drains column t of buffer w - 1.
+                    let cell = unsafe { ex.mail(w + 1, o, t) };
+                    assert!(cell.len() as u64 <= 1 << numbering.count_bits, "handovers outnumber their numbers");
+                    let first_seq = numbering.handed_before(w, o);
+                    for (n, h) in cell.drain(..).enumerate() {
+                        debug_assert!(h.at >= windows.start);
+                        let id = sim.pool.alloc(h.packet);
+                        sim.events.schedule_with_seq(h.at, first_seq + n as u64, EventKind::Handed, id, h.node);
                     }
                 }
             }
@@ -1110,10 +1191,11 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     debug_assert!(cell.is_empty(), "drained a window ago");
                     std::mem::swap(cell, &mut part.outbox[d as usize]);
                     in_flight += cell.len() as u64;
-                    ex.mail_from(w, d as usize)[p / 64].fetch_or(1 << (p % 64), Ordering::Relaxed);
+                    block.sent_bits[d as usize * ex.words + k / 64] |= 1 << (k % 64);
                 }
             }
             block.visiting = visiting;
+            ex.publish(w, t, &mut block.sent_bits, &mut block.published);
             let sent = std::mem::replace(&mut block.min_sent, Time::MAX);
             let next = sim.events.next_time().unwrap_or(Time::MAX).min(sent).min(cut_free);
             let report = Report {
@@ -1129,12 +1211,11 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                 window_events: sim.counters.events - last.events,
             };
             sim.block.as_mut().unwrap().last_report = report;
-            // Safety: block t reports at the end of window w.
-            unsafe { ex.report(w, t, report) };
         }
-        ex.barrier.wait();
-        // Safety: between the barrier ending window w and the next one.
-        if windows.next(unsafe { ex.reports(w) }) {
+        let report = sim.block.as_ref().unwrap().last_report;
+        // Safety: block t's thread, window after window; the reports are read before it arrives at the next.
+        unsafe { ex.barrier.arrive(w, t, report) };
+        if windows.next(unsafe { ex.barrier.reports(w) }) {
             // Every thread leaves here after the same window; the next step starts after all have joined.
             return windows;
         }
@@ -1143,11 +1224,12 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
 
 #[cfg(test)]
 mod barrier_tests {
-    use super::WindowBarrier;
+    use super::{Report, WindowBarrier};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// Every thread passes each window only after all have reached it, and none sleeps through its window's
-    /// release: with more threads than cores (waiters sleep at once) and with spinning ones.
+    /// Every thread passes each window only after all have reached it, with every thread's report of it, and
+    /// none sleeps through its window's end: with more threads than cores (waiters sleep at once) and with
+    /// spinning ones.
     #[test]
     fn no_thread_passes_early_and_none_sleeps_through_a_release() {
         // A thread asleep through its release would hang the test: fail it instead, after a generous deadline.
@@ -1174,11 +1256,16 @@ mod barrier_tests {
                             if (w + t) % 7 == 0 {
                                 std::thread::yield_now(); // arrive late now and then
                             }
-                            barrier.wait();
+                            let report = Report { events: (w * threads + t) as u64, ..Report::default() };
+                            // Safety: each thread arrives for itself, at every window in turn.
+                            unsafe { barrier.arrive(2 * w as u64, t, report) };
                             // Every thread has arrived at window w, and none can arrive at the next before
-                            // this one reaches the second barrier.
+                            // this one reaches the second barrier; every thread's report is there.
                             assert_eq!(arrived.load(Ordering::Acquire), (w + 1) * threads, "window {w}");
-                            barrier.wait();
+                            let events: Vec<u64> = unsafe { barrier.reports(2 * w as u64) }.map(|r| r.events).collect();
+                            let expected: Vec<u64> = (0..threads).map(|u| (w * threads + u) as u64).collect();
+                            assert_eq!(events, expected, "window {w}");
+                            unsafe { barrier.arrive(2 * w as u64 + 1, t, Report::default()) };
                         }
                     });
                 }
@@ -1194,17 +1281,19 @@ mod exchange_tests {
     use super::Exchange;
 
     /// The mailboxes grow with partitions times threads (a cell per partition and block, a bit per origin
-    /// and block), not with the square of the partitions: a 4,096-leaf fabric cut by racks kept 1.3 GB of
+    /// and receiving block), not with the square of the partitions: a 4,096-leaf fabric cut by racks kept 1.3 GB of
     /// them, and scanned 133,000 words of origin bits per window.
     #[test]
     fn mailboxes_grow_with_partitions_times_threads() {
-        for (parts, threads) in [(1, 1), (16, 2), (4097, 2), (2048, 3)] {
-            let ex = Exchange::new(parts, threads);
+        for (parts, threads) in [(1, 1), (16, 2), (4097, 2), (2048, 3), (4096, 64)] {
+            let bounds: Vec<usize> = (0..=threads).map(|t| parts * t / threads).collect();
+            let ex = Exchange::new(&bounds);
             assert_eq!(ex.mail.len(), 2 * parts * threads);
-            assert_eq!(ex.mail_from.len(), 2 * threads * parts.div_ceil(64));
-            for t in 0..threads {
-                assert_eq!(ex.mail_from(0, t).len(), parts.div_ceil(64));
-            }
+            // Each block's bits for each receiving block, on lines of their own per block.
+            let per_block = parts.div_ceil(threads).div_ceil(64);
+            assert_eq!(ex.words, per_block);
+            assert_eq!(ex.sent.len(), 2 * threads * (threads * per_block).div_ceil(8));
+            assert!(ex.sent.len() * 8 <= 2 * threads * (parts.div_ceil(64) + threads + 8));
         }
     }
 }
