@@ -39,7 +39,7 @@
 //! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
@@ -564,7 +564,9 @@ impl Exchange {
 /// the cores twice per window, and the reports a third time.
 ///
 /// A waiter spins a while (windows are microseconds long and a sleep and wake-up cost more), then sleeps until
-/// a thread that finds the window ended wakes it. It never yields: on a machine where anything else is
+/// a thread that finds the window ended wakes it. A thread that panics breaks the barrier off on its way out,
+/// so that the others stop waiting for a window it will never end (they would wait forever, and the run hang,
+/// where it should fail). It never yields: on a machine where anything else is
 /// runnable, even at the lowest priority, a yield hands the core away for a whole time slice, per window (a
 /// 4 s test took 102 s beside two `nice 19` processes). With more threads than cores it sleeps at once, as
 /// the thread it waits for may be waiting for its core.
@@ -576,6 +578,19 @@ struct WindowBarrier {
     /// Waiters registered in `sleepers` and not yet taken from it (at least: a woken one may stay counted).
     asleep: AtomicUsize,
     sleepers: std::sync::Mutex<Vec<std::thread::Thread>>,
+    /// Set by a thread that panicked: no window ends any more.
+    broken: AtomicBool,
+}
+
+/// Breaks the barrier off if its thread unwinds (held by each thread while it runs its block).
+struct BreakOnPanic<'a>(&'a WindowBarrier);
+
+impl Drop for BreakOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.break_off();
+        }
+    }
 }
 
 /// One thread's report of a window, and how many windows it has ended (written after the report). Apart
@@ -602,6 +617,25 @@ impl WindowBarrier {
                 .collect(),
             asleep: AtomicUsize::new(0),
             sleepers: std::sync::Mutex::new(Vec::with_capacity(threads)),
+            broken: AtomicBool::new(false),
+        }
+    }
+
+    /// No window ends any more: every waiter, asleep or not, returns (its `arrive` says so).
+    #[cold]
+    fn break_off(&self) {
+        self.broken.store(true, Ordering::SeqCst);
+        self.wake_sleepers();
+    }
+
+    fn wake_sleepers(&self) {
+        let sleepers = {
+            let mut list = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+            self.asleep.fetch_sub(list.len(), Ordering::SeqCst);
+            std::mem::take(&mut *list)
+        };
+        for thread in sleepers {
+            thread.unpark();
         }
     }
 
@@ -616,9 +650,11 @@ impl WindowBarrier {
         self.parity(w).iter().all(|slot| slot.ended.load(Ordering::SeqCst) > w)
     }
 
-    /// Block `t` ends window `w` with `report`; returns once every block has. Safety: called by block `t`'s
-    /// thread alone, every thread for every window in turn.
-    unsafe fn arrive(&self, w: u64, t: usize, report: Report) {
+    /// Block `t` ends window `w` with `report`; returns once every block has (true), or once another thread
+    /// has broken the barrier off (false). Safety: called by block `t`'s thread alone, every thread for every
+    /// window in turn.
+    #[must_use]
+    unsafe fn arrive(&self, w: u64, t: usize, report: Report) -> bool {
         let slot = &self.parity(w)[t];
         // Nobody reads this slot now: its last report (window w - 2) was read before window w - 1 ended.
         *slot.report.get() = report;
@@ -626,51 +662,49 @@ impl WindowBarrier {
         // thread to arrive, one sees the other.
         slot.ended.store(w + 1, Ordering::SeqCst);
         if self.threads == 1 {
-            return;
+            return true;
         }
         if self.ended(w) {
             if self.asleep.load(Ordering::SeqCst) != 0 {
-                let sleepers = {
-                    let mut list = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
-                    self.asleep.fetch_sub(list.len(), Ordering::SeqCst);
-                    std::mem::take(&mut *list)
-                };
-                for thread in sleepers {
-                    thread.unpark();
-                }
+                self.wake_sleepers();
             }
-            return;
+            return true;
         }
         let mut spins = self.spins;
         for other in self.parity(w) {
             while other.ended.load(Ordering::Acquire) <= w {
-                if spins == 0 {
+                if spins == 0 || self.broken.load(Ordering::Relaxed) {
                     return self.sleep_until_ended(w);
                 }
                 spins -= 1;
                 std::hint::spin_loop();
             }
         }
+        true
     }
 
     /// Registered, then asleep until woken. A wake-up may be meant for nobody here (an unpark's token left
     /// from an earlier window, or a list taken before this thread registered again): it registers again until
     /// the window has ended.
     #[cold]
-    fn sleep_until_ended(&self, w: u64) {
+    fn sleep_until_ended(&self, w: u64) -> bool {
         loop {
             {
                 let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
                 self.asleep.fetch_add(1, Ordering::SeqCst);
-                if self.ended(w) {
+                // (Broken off before this thread registered, the list was already taken.)
+                if self.ended(w) || self.broken.load(Ordering::SeqCst) {
                     self.asleep.fetch_sub(1, Ordering::SeqCst);
-                    return;
+                    return self.ended(w);
                 }
                 sleepers.push(std::thread::current());
             }
             std::thread::park();
             if self.ended(w) {
-                return;
+                return true;
+            }
+            if self.broken.load(Ordering::SeqCst) {
+                return false;
             }
         }
     }
@@ -966,7 +1000,15 @@ impl Partitioned {
                     .collect();
                 let mine = run_block(first, 0, exchange, windows);
                 for h in handles {
-                    h.join().expect("a partition's thread panicked");
+                    if let Err(panic) = h.join() {
+                        // Raised again here, where the caller's panic handling (the Python module's) sees it.
+                        let what = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".into());
+                        panic!("a partition's thread: {what}");
+                    }
                 }
                 mine
             }),
@@ -1099,6 +1141,7 @@ fn balanced_blocks(first_port: &[u32], threads: usize) -> Vec<usize> {
 /// Run block `t` (the simulation of a thread's partitions) window after window until the run or the step is
 /// over; every thread runs this on its own block, and all decide the same.
 fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows) -> Windows {
+    let _breaks = BreakOnPanic(&ex.barrier);
     let first = sim.block.as_ref().unwrap().first as usize;
     loop {
         let w = windows.w;
@@ -1214,7 +1257,10 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
         }
         let report = sim.block.as_ref().unwrap().last_report;
         // Safety: block t's thread, window after window; the reports are read before it arrives at the next.
-        unsafe { ex.barrier.arrive(w, t, report) };
+        if !unsafe { ex.barrier.arrive(w, t, report) } {
+            // Another block's thread panicked; `step` reports its panic.
+            return windows;
+        }
         if windows.next(unsafe { ex.barrier.reports(w) }) {
             // Every thread leaves here after the same window; the next step starts after all have joined.
             return windows;
@@ -1258,14 +1304,14 @@ mod barrier_tests {
                             }
                             let report = Report { events: (w * threads + t) as u64, ..Report::default() };
                             // Safety: each thread arrives for itself, at every window in turn.
-                            unsafe { barrier.arrive(2 * w as u64, t, report) };
+                            assert!(unsafe { barrier.arrive(2 * w as u64, t, report) }, "never broken off");
                             // Every thread has arrived at window w, and none can arrive at the next before
                             // this one reaches the second barrier; every thread's report is there.
                             assert_eq!(arrived.load(Ordering::Acquire), (w + 1) * threads, "window {w}");
                             let events: Vec<u64> = unsafe { barrier.reports(2 * w as u64) }.map(|r| r.events).collect();
                             let expected: Vec<u64> = (0..threads).map(|u| (w * threads + u) as u64).collect();
                             assert_eq!(events, expected, "window {w}");
-                            unsafe { barrier.arrive(2 * w as u64 + 1, t, Report::default()) };
+                            assert!(unsafe { barrier.arrive(2 * w as u64 + 1, t, Report::default()) });
                         }
                     });
                 }
@@ -1273,6 +1319,58 @@ mod barrier_tests {
             assert_eq!(arrived.into_inner(), WINDOWS * threads);
         }
         finished.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod broken_barrier_tests {
+    use super::{BreakOnPanic, Report, WindowBarrier};
+    use std::panic::AssertUnwindSafe;
+
+    /// A thread that panics breaks the barrier off: the others, spinning or asleep, return from the window it
+    /// never ends (`arrive` says false) instead of waiting forever, and a run fails where it would hang.
+    #[test]
+    fn a_thread_that_panics_lets_the_others_go() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for threads in [2, 3, cores + 2] {
+                let barrier = WindowBarrier::new(threads);
+                let ended: Vec<Option<u64>> = std::thread::scope(|s| {
+                    let handles: Vec<_> = (0..threads)
+                        .map(|t| {
+                            let barrier = &barrier;
+                            s.spawn(move || {
+                                std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                    let _breaks = BreakOnPanic(barrier);
+                                    for w in 0..100u64 {
+                                        if t == 1 && w == 50 {
+                                            panic!("block 1 fails in window 50 (on purpose)");
+                                        }
+                                        // Safety: each thread arrives for itself, at every window in turn.
+                                        if !unsafe { barrier.arrive(w, t, Report::default()) } {
+                                            return w;
+                                        }
+                                    }
+                                    100
+                                }))
+                                .ok()
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().unwrap()).collect()
+                });
+                tx.send((threads, ended)).unwrap();
+            }
+        });
+        for threads in [2, 3, cores + 2] {
+            // (A thread still waiting for the one that panicked would hang the test: fail it instead.)
+            let got = rx.recv_timeout(std::time::Duration::from_secs(120));
+            let ended = got.expect("threads still waiting for one that panicked");
+            // Every thread but the one that panicked returns from window 50, where it stopped.
+            let expected: Vec<Option<u64>> = (0..threads).map(|t| (t != 1).then_some(50)).collect();
+            assert_eq!(ended, (threads, expected));
+        }
     }
 }
 
