@@ -464,11 +464,11 @@ struct Report {
 /// The mailboxes the partitions share, and the barrier between windows (which carries the blocks' reports).
 ///
 /// Access protocol (why the cells need no locks): in window `w`, the block holding partition `o` writes only
-/// the cells `mail[w % 2][o][*]`, and at the start of window `w + 1` block `t` drains only the cells
-/// `mail[w % 2][*][t]`. Writes to a buffer happen two windows apart, with a barrier between them and every
-/// read. A cell holds what one partition sent one block (each packet
-/// names its node, and so its partition): storage and scans grow with partitions times threads, not with
-/// the square of the partitions.
+/// the cells `mail[w % 2][o][*]`, and block `s` only its words `sent[w % 2][s]`; at the start of window
+/// `w + 1` block `t` reads those words and drains only the cells `mail[w % 2][*][t]`. Writes to a buffer
+/// happen two windows apart, with a barrier between them and every read. A cell holds what one partition
+/// sent one block (each packet names its node, and so its partition): storage and scans grow with
+/// partitions times threads, not with the square of the partitions.
 struct Exchange {
     parts: usize,
     blocks: usize,
@@ -564,12 +564,13 @@ impl Exchange {
 /// the cores twice per window, and the reports a third time.
 ///
 /// A waiter spins a while (windows are microseconds long and a sleep and wake-up cost more), then sleeps until
-/// a thread that finds the window ended wakes it. A thread that panics breaks the barrier off on its way out,
-/// so that the others stop waiting for a window it will never end (they would wait forever, and the run hang,
-/// where it should fail). It never yields: on a machine where anything else is
+/// a thread that finds the window ended wakes it. It never yields: on a machine where anything else is
 /// runnable, even at the lowest priority, a yield hands the core away for a whole time slice, per window (a
 /// 4 s test took 102 s beside two `nice 19` processes). With more threads than cores it sleeps at once, as
 /// the thread it waits for may be waiting for its core.
+///
+/// A thread that panics breaks the barrier off on its way out, so that the others stop waiting for a window
+/// it will never end (they would wait forever, and the run hang where it should fail).
 struct WindowBarrier {
     threads: usize,
     spins: u32,
