@@ -1746,6 +1746,48 @@ mod port_behaviour {
     /// A partitioned run frees a receiving half once it holds every packet and answers the copies that still
     /// come as the half would have: kept to the end instead, every flow's row and every count is the same. The
     /// runs drop and resend (TCP on shallow buffers, pFabric), so that late copies reach retired halves.
+    /// A panic in a partition's thread (a bug), whether in the block the calling thread runs or in another,
+    /// fails the run with its message instead of leaving the other threads waiting for it, and the run cannot
+    /// be stepped on after it.
+    #[test]
+    fn a_panic_in_a_partitions_thread_fails_the_run_instead_of_hanging_it() {
+        let message = |panic: Box<dyn std::any::Any + Send>| {
+            panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for block in [0, 1] {
+                let cfg = ScenarioConfig::from_value(&serde_json::json!({
+                    "seed": 3,
+                    "topology": {"kind": "fat-tree", "k": 4},
+                    "workload": {"kind": "poisson", "load": 0.6, "flows": 200, "cdf": {
+                        "size_bytes": [1460.0, 14600.0, 146000.0], "cdf": [0.0, 0.5, 1.0],
+                        "interpolation": "linear"}},
+                    "scheme": {"name": "pfabric"},
+                    "run": {"threads": 2},
+                }))
+                .expect("valid scenario");
+                let mut sim = Simulation::new(cfg);
+                let blocks = sim.partitioned.as_mut().unwrap().blocks_mut();
+                blocks[block].block.as_mut().unwrap().panic_in = Some(5);
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sim.run()));
+                let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sim.step(1_000)));
+                tx.send((block, run.err().and_then(message), again.err().and_then(message))).unwrap();
+            }
+        });
+        for block in [0, 1] {
+            // (A thread left waiting would hang the test: fail it instead.)
+            let got = rx.recv_timeout(std::time::Duration::from_secs(120));
+            let (b, run, again) = got.expect("no answer in 120 s: the run hung (or the test's thread failed)");
+            assert_eq!(b, block);
+            let run = run.expect("the run fails");
+            assert!(run.contains(&format!("block {block} fails in window 5 (on purpose)")), "{run}");
+            // Block 0 runs on the calling thread; block 1's panic is raised again there, saying whose it was.
+            assert_eq!(run.starts_with("a partition's thread: "), block == 1, "{run}");
+            assert!(again.expect("stepping on fails").contains("cannot go on"));
+        }
+    }
+
     #[test]
     fn retiring_receiving_halves_changes_nothing() {
         let mut late_copies = 0;

@@ -126,6 +126,9 @@ pub(super) struct Block {
     cut_listed: Vec<bool>,
     /// The earliest arrival among the packets handed over to other blocks in this window.
     min_sent: Time,
+    /// A window in which this block panics (tests of what a panic in a partition's thread does).
+    #[cfg(test)]
+    pub(super) panic_in: Option<u64>,
     /// The bits of the partitions that handed each other block packets in this window (`Exchange::sent`), and
     /// the copy of what was published for each window parity.
     sent_bits: Vec<u64>,
@@ -576,7 +579,7 @@ struct WindowBarrier {
     spins: u32,
     /// `slots[(w % 2) * threads + t]`: block `t`'s report of the last window of `w`'s parity it ended.
     slots: Box<[Slot]>,
-    /// Waiters registered in `sleepers` and not yet taken from it (at least: a woken one may stay counted).
+    /// Waiters registered in `sleepers` and not yet taken from it (changed under its lock).
     asleep: AtomicUsize,
     sleepers: std::sync::Mutex<Vec<std::thread::Thread>>,
     /// Set by a thread that panicked: no window ends any more.
@@ -701,11 +704,12 @@ impl WindowBarrier {
                 sleepers.push(std::thread::current());
             }
             std::thread::park();
+            if self.broken.load(Ordering::SeqCst) {
+                // (The window may have ended before the barrier broke off: say so, as the others do.)
+                return self.ended(w);
+            }
             if self.ended(w) {
                 return true;
-            }
-            if self.broken.load(Ordering::SeqCst) {
-                return false;
             }
         }
     }
@@ -940,6 +944,8 @@ impl Partitioned {
                 visiting: Vec::new(),
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
+                #[cfg(test)]
+                panic_in: None,
                 sent_bits: vec![0; threads * exchange.words],
                 published: vec![0; 2 * threads * exchange.words],
                 window_end: 0,
@@ -987,6 +993,10 @@ impl Partitioned {
         if run.windows.done {
             return true;
         }
+        assert!(
+            !run.exchange.barrier.broken.load(Ordering::SeqCst),
+            "a partitioned run cannot go on after one of its threads panicked"
+        );
         run.windows.step_from = run.windows.totals.events;
         run.windows.step_events = max_events;
         let exchange = &run.exchange;
@@ -994,6 +1004,9 @@ impl Partitioned {
         let result = match run.blocks.as_mut_slice() {
             [only] => run_block(only, 0, exchange, windows),
             [first, rest @ ..] => std::thread::scope(|scope| {
+                // A thread the system refuses to start panics here, with the others already waiting at the
+                // first window's end: they are let go, as from any panic.
+                let _breaks = BreakOnPanic(&exchange.barrier);
                 let handles: Vec<_> = rest
                     .iter_mut()
                     .enumerate()
@@ -1146,6 +1159,10 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
     let first = sim.block.as_ref().unwrap().first as usize;
     loop {
         let w = windows.w;
+        #[cfg(test)]
+        if sim.block.as_ref().unwrap().panic_in == Some(w) {
+            panic!("block {t} fails in window {w} (on purpose)");
+        }
         let numbering = sim.block.as_ref().unwrap().numbering;
         assert!(
             w < numbering.windows(),
