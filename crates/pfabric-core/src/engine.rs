@@ -1751,9 +1751,7 @@ mod port_behaviour {
     /// be stepped on after it.
     #[test]
     fn a_panic_in_a_partitions_thread_fails_the_run_instead_of_hanging_it() {
-        let message = |panic: Box<dyn std::any::Any + Send>| {
-            panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-        };
+        let message = |panic: Box<dyn std::any::Any + Send>| parallel::panic_message(&*panic);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for block in [0, 1] {

@@ -528,21 +528,23 @@ impl Exchange {
         &self.sent[((w % 2) as usize * self.blocks + from) * self.lines + j / 8].0[j % 8]
     }
 
-    /// The partitions of other blocks that handed block `to` packets in window `w`, in increasing order.
-    /// Safety of the reads: after the barrier that ends window `w`.
-    fn mail_to(&self, w: u64, to: usize) -> impl Iterator<Item = usize> + '_ {
+    /// The other blocks' words of origin bits for block `to` in window `w`, each with the partition its first
+    /// bit stands for. Safety of the reads: after the barrier that ends window `w`.
+    fn words_to(&self, w: u64, to: usize) -> impl Iterator<Item = (u64, usize)> + '_ {
         (0..self.blocks).filter(move |&s| s != to).flat_map(move |s| {
-            (0..self.words).flat_map(move |i| {
-                set_bits(self.sent(w, s, to * self.words + i).load(Ordering::Relaxed), self.bounds[s] + i * 64)
-            })
+            (0..self.words)
+                .map(move |i| (self.sent(w, s, to * self.words + i).load(Ordering::Relaxed), self.bounds[s] + i * 64))
         })
+    }
+
+    /// The partitions of other blocks that handed block `to` packets in window `w`, in increasing order.
+    fn mail_to(&self, w: u64, to: usize) -> impl Iterator<Item = usize> + '_ {
+        self.words_to(w, to).flat_map(|(bits, base)| set_bits(bits, base))
     }
 
     /// Whether any other block handed block `to` packets in window `w`.
     fn has_mail(&self, w: u64, to: usize) -> bool {
-        (0..self.blocks)
-            .filter(|&s| s != to)
-            .any(|s| (0..self.words).any(|i| self.sent(w, s, to * self.words + i).load(Ordering::Relaxed) != 0))
+        self.words_to(w, to).any(|(bits, _)| bits != 0)
     }
 
     /// Block `from` ends window `w`: the bits it set this window (`bits`, `words` per receiving block) stand
@@ -785,6 +787,11 @@ impl Windows {
     }
 }
 
+/// The message a panic was raised with, where it is text.
+pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
 /// The mark of a retired receiving half in `rx_slot_of` (`Simulation::retire_receiver`), above every
 /// connection slot; below it, the index of the half's counts in its block's `counts`.
 pub(super) const RETIRED: u32 = 1 << 31;
@@ -1016,11 +1023,7 @@ impl Partitioned {
                 for h in handles {
                     if let Err(panic) = h.join() {
                         // Raised again here, where the caller's panic handling (the Python module's) sees it.
-                        let what = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".into());
+                        let what = panic_message(&*panic).unwrap_or_else(|| "a panic".into());
                         panic!("a partition's thread: {what}");
                     }
                 }
