@@ -68,96 +68,33 @@ pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
         && !cfg.measure.log_arrivals
 }
 
-/// A packet crossing a cut link to another block: it arrives at `at` at node `node`. One cache line, aligned to
-/// one, so that taking a packet in moves one line between the cores: the packet's fields without the rate
-/// header (PDQ's, and Homa's and NDP's uses of it), which no scheme that runs partitioned carries. (The packet
-/// itself fills a line, and beside the time and node it took two.)
+/// A packet crossing a cut link to another block: it arrives at `at` at node `node`. One cache line, so that
+/// taking a packet in moves one line between the cores (a packet fills a line, aligned to one, and beside the
+/// time and node it took two): the time and node ride in the packet's rate header (PDQ's, and Homa's and NDP's
+/// uses of it), which no scheme that runs partitioned carries, and leave it empty again on arrival.
 #[derive(Clone, Copy)]
-#[repr(align(64))]
-pub(super) struct Handover {
-    at: Time,
-    priority: u64,
-    sent_at: Time,
-    node: u32,
-    flow: u32,
-    seq: u32,
-    ack: u32,
-    src: u32,
-    dst: u32,
-    payload: u32,
-    wire: u32,
-    kind: PacketKind,
-    ce: bool,
-    ece: bool,
-    retransmit: bool,
-    loss_bin: u8,
-}
+pub(super) struct Handover(Packet);
 
 const _: () = assert!(std::mem::size_of::<Handover>() == 64);
 
 impl Handover {
-    /// Packet `p`, arriving at `at` at node `node`. (Every field is named, here and in `packet`: a field added
-    /// to packets does not compile until it crosses too, or is shown not to.)
+    /// Packet `p`, arriving at `at` at node `node`.
     fn new(at: Time, node: u32, p: &Packet) -> Handover {
-        let Packet {
-            priority,
-            sent_at,
-            flow,
-            seq,
-            ack,
-            src,
-            dst,
-            payload,
-            wire,
-            kind,
-            ce,
-            ece,
-            retransmit,
-            loss_bin,
-            rate_bps,
-            paused_by,
-        } = *p;
-        assert!(rate_bps == 0 && paused_by == 0, "a packet with a rate header crosses a cut link");
-        Handover {
-            at,
-            priority,
-            sent_at,
-            node,
-            flow,
-            seq,
-            ack,
-            src,
-            dst,
-            payload,
-            wire,
-            kind,
-            ce,
-            ece,
-            retransmit,
-            loss_bin,
-        }
+        assert!(p.rate_bps == 0 && p.paused_by == 0, "a packet with a rate header crosses a cut link");
+        Handover(Packet { rate_bps: at, paused_by: node, ..*p })
+    }
+
+    fn at(&self) -> Time {
+        self.0.rate_bps
+    }
+
+    fn node(&self) -> u32 {
+        self.0.paused_by
     }
 
     /// The packet, as it was sent.
     fn packet(&self) -> Packet {
-        Packet {
-            priority: self.priority,
-            sent_at: self.sent_at,
-            flow: self.flow,
-            seq: self.seq,
-            ack: self.ack,
-            src: self.src,
-            dst: self.dst,
-            payload: self.payload,
-            wire: self.wire,
-            kind: self.kind,
-            ce: self.ce,
-            ece: self.ece,
-            retransmit: self.retransmit,
-            loss_bin: self.loss_bin,
-            rate_bps: 0,
-            paused_by: 0,
-        }
+        Packet { rate_bps: 0, paused_by: 0, ..self.0 }
     }
 }
 
@@ -1290,9 +1227,9 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     assert!(cell.len() as u64 <= 1 << numbering.count_bits, "handovers outnumber their numbers");
                     let first_seq = numbering.handed_before(w, o);
                     for (n, h) in cell.drain(..).enumerate() {
-                        debug_assert!(h.at >= windows.start);
+                        debug_assert!(h.at() >= windows.start);
                         let id = sim.pool.alloc(h.packet());
-                        sim.events.schedule_with_seq(h.at, first_seq + n as u64, EventKind::Handed, id, h.node);
+                        sim.events.schedule_with_seq(h.at(), first_seq + n as u64, EventKind::Handed, id, h.node());
                     }
                 }
             }
@@ -1551,5 +1488,44 @@ mod part_set_tests {
         set.insert(64);
         set.take_into(&mut members);
         assert_eq!(members, vec![64]);
+    }
+}
+
+#[cfg(test)]
+mod handover_tests {
+    use super::Handover;
+    use crate::net::packet::{Packet, PacketKind};
+
+    #[test]
+    fn a_handed_packet_arrives_as_it_was_sent_with_its_time_and_node() {
+        let sent = Packet {
+            priority: 123_456_789_012,
+            sent_at: 987_654_321_098,
+            flow: 7,
+            seq: 11,
+            ack: 13,
+            src: 17,
+            dst: 19,
+            payload: 1460,
+            wire: 1500,
+            kind: PacketKind::Ack,
+            ce: true,
+            ece: true,
+            retransmit: true,
+            loss_bin: 5,
+            rate_bps: 0,
+            paused_by: 0,
+        };
+        let h = Handover::new(u64::MAX - 1, u32::MAX - 1, &sent);
+        assert_eq!((h.at(), h.node()), (u64::MAX - 1, u32::MAX - 1));
+        assert_eq!(format!("{:?}", h.packet()), format!("{sent:?}"));
+    }
+
+    #[test]
+    #[should_panic(expected = "a packet with a rate header crosses a cut link")]
+    fn a_packet_with_a_rate_header_is_refused() {
+        let mut p = Packet::header(PacketKind::Grant, 1, 2, 3, 4, 5, 40);
+        p.rate_bps = 1;
+        let _ = Handover::new(10, 0, &p);
     }
 }
