@@ -131,7 +131,8 @@ pub struct Packet {
     pub loss_bin: u8,
     /// PDQ's rate header: the rate the sender asks for, lowered by each port to what it grants (0: pause); an
     /// ACK echoes it back. Homa's RESEND: the packet asked for. NDP's ACK or NACK: the pull number it carries
-    /// (0: none). 0 and unused in every other scheme.
+    /// (0: none). 0 and unused in every other scheme, which lets a partitioned run's handover carry a packet's
+    /// arrival time here, and its node in `paused_by` (`engine::parallel::Handover`).
     pub rate_bps: u64,
     /// PDQ: the port (id + 1) that paused the flow, 0 if none; carried from ACK to the next header so that
     /// other ports do not hold capacity for a flow paused elsewhere.
