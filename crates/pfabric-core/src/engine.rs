@@ -1743,9 +1743,6 @@ mod port_behaviour {
         assert_eq!(run_with(true, partitioned.clone()), run_with(false, partitioned));
     }
 
-    /// A partitioned run frees a receiving half once it holds every packet and answers the copies that still
-    /// come as the half would have: kept to the end instead, every flow's row and every count is the same. The
-    /// runs drop and resend (TCP on shallow buffers, pFabric), so that late copies reach retired halves.
     /// A panic in a partition's thread (a bug), whether in the block the calling thread runs or in another,
     /// fails the run with its message instead of leaving the other threads waiting for it, and the run cannot
     /// be stepped on after it.
@@ -1786,6 +1783,9 @@ mod port_behaviour {
         }
     }
 
+    /// A partitioned run frees a receiving half once it holds every packet and answers the copies that still
+    /// come as the half would have: kept to the end instead, every flow's row and every count is the same. The
+    /// runs drop and resend (TCP on shallow buffers, pFabric), so that late copies reach retired halves.
     #[test]
     fn retiring_receiving_halves_changes_nothing() {
         let mut late_copies = 0;
