@@ -4,7 +4,7 @@ PYTHON ?= python3
 PIP := $(PYTHON) -m pip
 OUT ?= out/demo
 
-.PHONY: demo test install install-test rust-test py-test lint bench fmt fuzz fidelity fidelity-paper
+.PHONY: demo test install install-test rust-test py-test lint bench bench-targets fmt fuzz fidelity fidelity-paper
 
 install:
 	$(PIP) install --quiet .
@@ -46,6 +46,12 @@ fmt:
 bench: install
 	cargo run --quiet --release -p pfabric-core --example bench
 	$(PYTHON) bench/run.py
+
+# The issue "Scale"'s targets on this machine, one table, each row met or not (bench/targets.py: three rounds,
+# about 20 minutes on 2 cores; run it on an otherwise idle machine).
+bench-targets:
+	cargo build --quiet --release -p pfabric-core --example bench
+	$(PYTHON) bench/targets.py target/release/examples/bench
 
 # Every check against theory and the papers, one table each: FIDELITY.md at quick scale (about 10 minutes on 2
 # cores), FIDELITY-paper.md at paper scale (hours on 2 cores; runs already in results/store are not rerun).

@@ -1,0 +1,59 @@
+"""bench/targets.py against a stand-in bench binary (a shell script whose times depend on the scenario)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+TARGETS = Path(__file__).resolve().parent.parent / "bench" / "targets.py"
+
+
+def fake_bench(tmp_path: Path) -> Path:
+    """Two threads take half the sequential time, one thread 1.1x; k = 32 costs 1.2x per hop with the
+    leaf-spine's flows and 2x with its own."""
+    exe = tmp_path / "bench"
+    exe.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in *@t2) c=0.50;; *@t1) c=1.10;; *k32-leafspine*) c=1.20;; *k32-websearch*) c=2.00;;'
+        " *) c=1.00;; esac\n"
+        'echo "$1: flows 10/10  events 20000000  packet-hops 10000000  cpu $c s  wall $c s  peak pkts 500"\n'
+    )
+    exe.chmod(0o755)
+    return exe
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(TARGETS), *args], capture_output=True, text=True, check=False)
+
+
+def test_each_target_is_judged_by_its_median_ratio(tmp_path):
+    out = run(str(fake_bench(tmp_path)), "--rounds", "2", "--core", "0", "--quick")
+    assert out.returncode == 0, out.stderr
+    rows = [r.split(" | ") for r in out.stdout.splitlines()[2:]]
+    assert [(r[0].lstrip("| "), r[3], r[5].rstrip(" |")) for r in rows] == [
+        ("two threads, k = 16", "0.500 0.500: **0.500**", "met"),
+        ("two threads, leaf-spine", "0.500 0.500: **0.500**", "met"),
+        ("one thread, k = 16", "1.100 1.100: **1.100**", "not met"),
+        ("one thread, leaf-spine", "1.100 1.100: **1.100**", "not met"),
+        ("k = 32 per packet-hop, the leaf-spine's flows", "1.200 1.200: **1.200**", "met"),
+        ("k = 32 per packet-hop, the workload's own flows", "2.000 2.000: **2.000**", "not met"),
+    ]
+    # The runs the targets name: the issue's 20,000 flows unless --quick.
+    assert "`pfabric-fattree-k16-websearch-0.6-5k@t2`" in out.stdout
+    full = run(str(fake_bench(tmp_path)), "--rounds", "1", "--core", "0")
+    assert "`pfabric-fattree-k16-websearch-0.6-20k@t2`" in full.stdout
+
+
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexit 3\n")
+    silent.chmod(0o755)
+    for args in (
+        [str(tmp_path / "missing")],
+        [str(fake_bench(tmp_path)), "--rounds", "0"],
+        [str(silent), "--core", "0"],
+    ):
+        r = run(*args)
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
