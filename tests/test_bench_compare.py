@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-COMPARE = Path(__file__).resolve().parent.parent / "bench" / "compare.py"
+from bench_scripts import run_script, stand_in
 
 
 def fake_bench(tmp_path: Path, name: str, cpu: str) -> Path:
-    exe = tmp_path / name
-    exe.write_text(
-        "#!/bin/sh\n"
-        f'echo "$1: flows 10/10  events 120  packet-hops 80  cpu {cpu} s  wall {cpu} s  1.00 M packet-hops/cpu-s"\n'
+    return stand_in(
+        tmp_path / name,
+        f'echo "$1: flows 10/10  events 120  packet-hops 80  cpu {cpu} s  wall {cpu} s  1.00 M packet-hops/cpu-s"\n',
     )
-    exe.chmod(0o755)
-    return exe
 
 
 def compare_lines(*args: str) -> list[str]:
     """What bench/compare.py prints for `args`, a line each (it must succeed)."""
-    out = subprocess.run([sys.executable, str(COMPARE), *args], capture_output=True, text=True, check=True)
+    out = run_script("compare.py", *args)
+    assert out.returncode == 0, out.stderr
     return out.stdout.splitlines()
 
 
@@ -43,18 +39,12 @@ def test_the_same_binary_twice_is_compared_with_itself_round_by_round(tmp_path):
 
 
 def test_reports_peak_memory_when_the_binary_does(tmp_path):
-    exe = tmp_path / "mem"
-    exe.write_text(
-        '#!/bin/sh\necho "$1: flows 1/1  events 5  packet-hops 4  cpu 0.50 s  wall 0.5 s  peak 9 MiB"\n'
+    exe = stand_in(
+        tmp_path / "mem",
+        'echo "$1: flows 1/1  events 5  packet-hops 4  cpu 0.50 s  wall 0.5 s  peak 9 MiB"\n',
     )
-    exe.chmod(0o755)
-    out = subprocess.run(
-        [sys.executable, str(COMPARE), "s", str(exe), "--rounds", "1", "--core", "0"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert out == f"{exe}: min 0.50 s  median 0.50 s  (events 5 packet-hops 4 peak 9 MiB)\n"
+    out = compare_lines("s", str(exe), "--rounds", "1", "--core", "0")
+    assert out == [f"{exe}: min 0.50 s  median 0.50 s  (events 5 packet-hops 4 peak 9 MiB)"]
 
 
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
@@ -62,30 +52,21 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
         ["s", str(tmp_path / "missing")],
         ["s", str(fake_bench(tmp_path, "ok", "1.0")), "--rounds", "0"],
     ):
-        r = subprocess.run([sys.executable, str(COMPARE), *args], check=False, capture_output=True, text=True)
+        r = run_script("compare.py", *args)
         assert r.returncode == 2
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
-    silent = tmp_path / "silent"
-    silent.write_text("#!/bin/sh\nexit 3\n")
-    silent.chmod(0o755)
-    r = subprocess.run(
-        [sys.executable, str(COMPARE), "s", str(silent), "--core", "0"],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
+    silent = stand_in(tmp_path / "silent", "exit 3\n")
+    r = run_script("compare.py", "s", str(silent), "--core", "0")
     assert r.returncode == 2 and "no result line" in r.stderr
 
 
 def test_a_binary_at_threads_runs_the_threaded_scenario_and_wall_seconds_compare(tmp_path):
     # A stand-in whose wall time halves on two threads while its CPU time grows.
-    exe = tmp_path / "threads"
-    exe.write_text(
-        "#!/bin/sh\n"
+    exe = stand_in(
+        tmp_path / "threads",
         'case "$1" in *@t2) cpu=2.20; wall=1.10;; *) cpu=2.00; wall=2.00;; esac\n'
-        'echo "$1: flows 1/1  events 6  packet-hops 4  cpu $cpu s  wall $wall s"\n'
+        'echo "$1: flows 1/1  events 6  packet-hops 4  cpu $cpu s  wall $wall s"\n',
     )
-    exe.chmod(0o755)
     out = compare_lines("s", str(exe), f"{exe}@t2", "--rounds", "2", "--wall")
     assert out == [
         f"{exe}: min 2.00 wall s  median 2.00 wall s  (events 6 packet-hops 4)",

@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
-TARGETS = Path(__file__).resolve().parent.parent / "bench" / "targets.py"
+from bench_scripts import run_script, stand_in
 
 
 def fake_bench(tmp_path: Path) -> Path:
     """Two threads take half the sequential time, one thread 1.1x; k = 32 costs 1.2x per hop with the
     leaf-spine's flows and 2x with its own."""
-    exe = tmp_path / "bench"
-    exe.write_text(
-        "#!/bin/sh\n"
+    return stand_in(
+        tmp_path / "bench",
         'case "$1" in *@t2) c=0.50;; *@t1) c=1.10;; *k32-leafspine*) c=1.20;; *k32-websearch*) c=2.00;;'
         " *) c=1.00;; esac\n"
-        'echo "$1: flows 10/10  events 20000000  packet-hops 10000000  cpu $c s  wall $c s  peak pkts 500"\n'
+        'echo "$1: flows 10/10  events 20000000  packet-hops 10000000  cpu $c s  wall $c s  peak pkts 500"\n',
     )
-    exe.chmod(0o755)
-    return exe
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(TARGETS), *args], capture_output=True, text=True, check=False)
+    return run_script("targets.py", *args)
 
 
 def test_each_target_is_judged_by_its_median_ratio(tmp_path):
@@ -46,9 +42,7 @@ def test_each_target_is_judged_by_its_median_ratio(tmp_path):
 
 
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path):
-    silent = tmp_path / "silent"
-    silent.write_text("#!/bin/sh\nexit 3\n")
-    silent.chmod(0o755)
+    silent = stand_in(tmp_path / "silent", "exit 3\n")
     for args in (
         [str(tmp_path / "missing")],
         [str(fake_bench(tmp_path)), "--rounds", "0"],
