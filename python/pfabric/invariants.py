@@ -9,6 +9,7 @@ and per-port tables and the core's counters), so it holds the engine to its own 
 - data and control packets are conserved: each one sent was delivered or dropped, never both (sent ==
   delivered + dropped once the network drained; at most that in a run cut short, with packets still out);
 - the ports' own counters add up to the run's: transmissions to packet-hops, drops to drops;
+- a port's time-averaged queue lies between empty and its deepest;
 - each finished flow had every one of its packets delivered at least once;
 - bytes are conserved: the payload receivers took in new (`data_bytes_received`, copies left out) holds every
   finished flow's bytes and no more than every flow's.
@@ -72,6 +73,16 @@ def violations(result: Any) -> list[str]:
         all_dropped = stats["data_packets_dropped"] + stats["control_packets_dropped"]
         if col("drop_packets") != all_dropped:
             out.append(f"ports dropped {col('drop_packets')} packets, the run {all_dropped:.0f}")
+        mean = ports.column("mean_queue_bytes").to_numpy(zero_copy_only=False).astype(float)
+        deepest = ports.column("max_queue_bytes").to_numpy(zero_copy_only=False).astype(float)
+        # (A relative margin for the average's rounding: it is a float over integer areas.)
+        outside = ~((mean >= 0) & (mean <= deepest * (1 + 1e-12)))
+        if outside.any():
+            i = int(np.argmax(outside))
+            out.append(
+                f"{int(outside.sum())} ports with a mean queue outside [0, deepest] "
+                f"(port {ports.column('port')[i]}: mean {mean[i]:.6g} bytes, deepest {deepest[i]:.0f})"
+            )
     if stats["packet_hops"] > 0 and finished.any():
         sizes = flows.column("size_bytes").to_numpy().astype(np.int64)[finished]
         mss = result.scenario.packet.mss_bytes

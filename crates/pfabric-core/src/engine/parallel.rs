@@ -1072,6 +1072,10 @@ impl Partitioned {
         let w = run.windows;
         let end_time = match w.max_time {
             Some(limit) if w.cut_short && !w.out_of_budget => limit,
+            // Stopped by its event budget, between windows: every event before the last window's end has run,
+            // and its cut ports were brought up to date through the window's last moment (or the time limit),
+            // which may lie past the last event (ending there, a port's queue was averaged over a negative span).
+            _ if w.out_of_budget => w.max_time.map_or(w.end - 1, |l| l.min(w.end - 1)),
             _ => w.last_now,
         };
         let topo = sim.topo.clone();
