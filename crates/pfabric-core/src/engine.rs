@@ -332,11 +332,13 @@ pub struct Simulation {
     #[cfg(test)]
     spray_guesses: (u64, u64),
     /// Tests: keep a partitioned run's receiving halves to the end, as before they were retired, and count the
-    /// late copies that retired halves answered.
+    /// late copies that retired halves answered and the receiving halves given a slot of their own.
     #[cfg(test)]
     keep_receivers: bool,
     #[cfg(test)]
     late_copies: u64,
+    #[cfg(test)]
+    receivers_apart: u64,
 }
 
 /// A port's state at the start of a run: port `i` of the fabric, `spec`, with the scheme's queue.
@@ -512,6 +514,8 @@ impl Simulation {
             keep_receivers: false,
             #[cfg(test)]
             late_copies: 0,
+            #[cfg(test)]
+            receivers_apart: 0,
         }
     }
 
@@ -972,14 +976,20 @@ impl Simulation {
         self.reschedule_ideal();
     }
 
-    /// The sender of flow `id` has everything acknowledged: keep its record, free its state.
+    /// The sender of flow `id` has everything acknowledged: keep its record, free its state (but for a
+    /// receiving half that shares it and is not retired: `parallel::open_receiver`, tests that keep them).
     fn close_flow(&mut self, id: u32) {
         let slot = self.slot_of[id as usize];
-        let conn = self.conns[slot as usize].take().unwrap();
+        let mut conn = self.conns[slot as usize].take().unwrap();
         self.note_counts(id, &conn);
         self.slot_of[id as usize] = NO_SLOT;
-        self.free_slots.push(slot);
         self.active_flows -= 1;
+        if self.rx_slot_of.get(id as usize) == Some(&slot) {
+            conn.halves = Halves::ReceiverOnly;
+            self.conns[slot as usize] = Some(conn);
+        } else {
+            self.free_slots.push(slot);
+        }
     }
 
     /// Copy a flow's sender and receiver counts into its row (a partition: those of the halves it holds).
@@ -1355,9 +1365,12 @@ impl Simulation {
             self.counters.control_packets_delivered += 1;
         }
         let mut slot = self.slot_of[pkt.flow as usize];
+        // Whether this is a flow's receiving half in a partition apart from its sender's.
+        let mut half = false;
         if self.block.is_some() {
             let rx = self.rx_slot_of[pkt.flow as usize];
             if rx != ONE_PARTITION {
+                half = true;
                 if let Some(noted) = parallel::retired(rx) {
                     self.answer_late_copy(id, pkt, noted);
                     return;
@@ -1406,7 +1419,7 @@ impl Simulation {
         let retire = !self.keep_receivers;
         #[cfg(not(test))]
         let retire = true;
-        if arrival == Arrival::Completes && conn.receiver_only() && retire {
+        if arrival == Arrival::Completes && half && retire {
             self.retire_receiver(pkt.flow, slot);
         }
         self.answer_in_place(id, ack, pkt.dst);
@@ -1496,11 +1509,16 @@ impl Simulation {
     /// Copy the counters of flows still open into their records (at the end of a run).
     fn finish_records(&mut self) {
         for id in 0..self.slot_of.len() {
-            for slot in [self.slot_of[id], self.rx_slot_of.get(id).copied().unwrap_or(NO_SLOT)] {
+            let (tx, rx) = (self.slot_of[id], self.rx_slot_of.get(id).copied().unwrap_or(NO_SLOT));
+            for (receiving, slot) in [(false, tx), (true, rx)] {
                 // (Not NO_SLOT, ONE_PARTITION or a retired receiving half: `parallel::RETIRED`.)
                 if slot < parallel::RETIRED {
                     let conn = self.conns[slot as usize].take().unwrap();
-                    self.note_counts(id as u32, &conn);
+                    match &mut self.block {
+                        // A receiving half in its sending half's connection, whose counts were just noted.
+                        Some(block) if receiving && rx == tx => block.note_receiving_half(id as u32, &conn.receiver),
+                        _ => self.note_counts(id as u32, &conn),
+                    }
                     self.conns[slot as usize] = Some(conn);
                 }
             }
@@ -1786,11 +1804,15 @@ mod port_behaviour {
     /// A partitioned run frees a receiving half once it holds every packet and answers the copies that still
     /// come as the half would have: kept to the end instead, every flow's row and every count is the same. The
     /// runs drop and resend (TCP on shallow buffers, pFabric), so that late copies reach retired halves.
+    ///
+    /// With one thread every receiving half shares its sending half's connection (`parallel::open_receiver`),
+    /// with two only those whose halves run in one block: a shared half retires, is kept or closes alike, and
+    /// the rows are those of two threads.
     #[test]
     fn retiring_receiving_halves_changes_nothing() {
         let mut late_copies = 0;
         for (scheme, buffer) in [("tcp", 15_000), ("pfabric", 15_000), ("dctcp", 30_000)] {
-            let run_with = |keep: bool| {
+            let run_with = |keep: bool, threads: u32| {
                 let cfg = ScenarioConfig::from_value(&serde_json::json!({
                     "seed": 3,
                     "topology": {"kind": "fat-tree", "k": 4},
@@ -1798,7 +1820,7 @@ mod port_behaviour {
                         "size_bytes": [1460.0, 14600.0, 146000.0, 1460000.0], "cdf": [0.0, 0.5, 0.9, 1.0],
                         "interpolation": "linear"}},
                     "scheme": {"name": scheme, "queue_bytes": buffer},
-                    "run": {"threads": 2},
+                    "run": {"threads": threads},
                 }))
                 .expect("valid scenario");
                 let mut sim = Simulation::new(cfg);
@@ -1806,12 +1828,20 @@ mod port_behaviour {
                 sim.run();
                 let flows: Vec<_> =
                     sim.flows().iter().map(|f| (f.finish, f.retransmissions, f.timeouts, f.out_of_order)).collect();
-                ((format!("{:?}", sim.counters), flows), sim.late_copies)
+                ((format!("{:?}", sim.counters), flows), sim.late_copies, sim.receivers_apart)
             };
-            let ((kept, none), (retired, late)) = (run_with(true), run_with(false));
+            let (kept, none, apart) = run_with(true, 2);
+            let (retired, late, _) = run_with(false, 2);
             assert_eq!(kept, retired, "{scheme}");
             assert_eq!(none, 0);
+            assert!(apart > 0, "{scheme}: two threads, and no receiving half apart from its sending half");
             late_copies += late;
+            for keep in [true, false] {
+                let (one, late_one, apart_one) = run_with(keep, 1);
+                assert_eq!(one, retired, "{scheme}: one thread, receiving halves kept: {keep}");
+                assert_eq!(apart_one, 0, "{scheme}: one thread, a receiving half apart from its sending half");
+                assert_eq!(late_one, if keep { 0 } else { late }, "{scheme}");
+            }
         }
         assert!(late_copies > 0, "no late copy reached a retired half: the test tests nothing");
     }
