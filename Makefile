@@ -29,10 +29,12 @@ py-test:
 	$(PYTHON) -m pytest
 
 # The random tests at full size: bad input of every shape through the API and the CLI, each run or refused in
-# one line (tests/test_fuzz.py: 100000 examples per API test, the CLI a fifth; `make test` runs 1000), and the
-# invariants of runs over random valid scenarios (tests/test_properties.py: thousands; `make test` runs 40).
+# one line (tests/test_fuzz.py: 100000 examples per API test, the CLI a fifth; `make test` runs 1000), the
+# invariants of runs over random valid scenarios (tests/test_properties.py: thousands; `make test` runs 40),
+# and the partitioned engine's random scenarios on one and three threads (1000; `make test` runs 24).
 fuzz:
 	PFABRIC_FUZZ_EXAMPLES=100000 PFABRIC_PROPERTY_EXAMPLES=2000 PFABRIC_PROPERTY_RANDOM=1 $(PYTHON) -m pytest tests/test_fuzz.py tests/test_properties.py -q
+	PFABRIC_PARALLEL_CASES=1000 cargo test --quiet -p pfabric-core --test parallel random_scenarios
 
 lint:
 	cargo fmt --all --check
