@@ -131,11 +131,12 @@ fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
 /// stream. On each, one and three threads agree to the byte; a run that drains conserves packets and every
 /// flow's slowdown is at least 1; a run cut short still accounts for every packet sent; every port's mean
 /// queue lies between empty and its deepest. 24 cases here (about 20 s), `PFABRIC_PARALLEL_CASES` more
-/// (`make fuzz`: 1,000).
+/// (`make fuzz`: 1,000), and `PFABRIC_PARALLEL_SEED` draws other scenarios than the stream's default (2026).
 #[test]
 fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
     let cases: u64 = std::env::var("PFABRIC_PARALLEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24);
-    let mut rng = Rng::new(2026);
+    let seed = std::env::var("PFABRIC_PARALLEL_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026);
+    let mut rng = Rng::new(seed);
     let topologies = [
         leaf_spine(),
         json!({"kind": "leaf-spine", "leaves": 3, "hosts_per_leaf": 4, "spines": 2}),
@@ -157,7 +158,7 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         // An event budget that may stop the run: checked between windows, on the same totals on any thread.
         let budget = if rng.below(4) == 0 { Some(2_000 + rng.below(20_000)) } else { None };
         let label = format!(
-            "case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?} budget {budget:?}"
+            "seed {seed} case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?} budget {budget:?}"
         );
         let at = |threads: u32| {
             let r = json!({"threads": threads, "partition": partition, "max_sim_time_s": limit, "max_events": budget});
