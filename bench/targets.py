@@ -27,7 +27,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from compare import fail, run_once
+from compare import fail, run_once, split_threads
 from per_hop import per_hop
 
 
@@ -61,20 +61,17 @@ def targets(quick: bool) -> list[Target]:
 
 def measure(binary: str, core: int) -> dict[str, Callable[[str], float]]:
     """How each kind of target measures one run of a scenario."""
+
+    def run(scenario: str, core: int | None, wall: bool = False) -> float:
+        # `NAME@tN` runs on N threads: `compare.run_once` takes the threads with the binary.
+        name, threads = split_threads(scenario)
+        return run_once(binary + threads, name, core, wall)[0]
+
     return {
-        "wall": lambda s: run_once(binary + thread_suffix(s), base(s), None, wall=True)[0],
-        "cpu": lambda s: run_once(binary + thread_suffix(s), base(s), core)[0],
+        "wall": lambda s: run(s, None, wall=True),
+        "cpu": lambda s: run(s, core),
         "hop": lambda s: per_hop(binary, s, core)[0],
     }
-
-
-def base(scenario: str) -> str:
-    return scenario.split("@")[0]
-
-
-def thread_suffix(scenario: str) -> str:
-    """`NAME@tN` runs on N threads: `compare.run_once` takes the threads with the binary."""
-    return "@" + scenario.split("@")[1] if "@" in scenario else ""
 
 
 def main() -> None:

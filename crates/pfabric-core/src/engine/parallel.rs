@@ -796,6 +796,12 @@ struct Windows {
 }
 
 impl Windows {
+    /// The last moment of the window (or the time limit, if earlier): cut ports are brought up to date through
+    /// it at the window's end.
+    fn last_moment(&self) -> Time {
+        self.max_time.map_or(self.end - 1, |l| l.min(self.end - 1))
+    }
+
     /// Fold window `w`'s reports in and open the next window, or end the run or the step.
     fn next(&mut self, reports: impl Iterator<Item = Report>) -> bool {
         let mut t = Report { next: Time::MAX, ..Report::default() };
@@ -1097,9 +1103,9 @@ impl Partitioned {
         let end_time = match w.max_time {
             Some(limit) if w.cut_short && !w.out_of_budget => limit,
             // Stopped by its event budget, between windows: every event before the last window's end has run,
-            // and its cut ports were brought up to date through the window's last moment (or the time limit),
-            // which may lie past the last event (ending there, a port's queue was averaged over a negative span).
-            _ if w.out_of_budget => w.max_time.map_or(w.end - 1, |l| l.min(w.end - 1)),
+            // and its cut ports were brought up to date through the window's last moment, which may lie past
+            // the last event (ending there, a port's queue was averaged over a negative span).
+            _ if w.out_of_budget => w.last_moment(),
             _ => w.last_now,
         };
         let topo = sim.topo.clone();
@@ -1277,7 +1283,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             assert!(counted, "handovers outnumber their numbers");
             block.handed_from = from;
             sim.run_window(windows.end);
-            let flush_at = windows.max_time.map_or(windows.end - 1, |l| l.min(windows.end - 1));
+            let flush_at = windows.last_moment();
             let mut cut_free = Time::MAX;
             let block = sim.block.as_mut().unwrap();
             let mut visiting = std::mem::take(&mut block.visiting);
