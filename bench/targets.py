@@ -1,7 +1,8 @@
 """The targets of the issue "Scale" on one build of the core's bench example: one table, each row met or not.
 
 Each target is measured as bench/RESULTS.md measures it, its runs interleaved round by round (runs next to each
-other share the machine's phase), and judged by the median of its rounds' ratios:
+other share the machine's phase), and judged by the median of its rounds' ratios; the status also counts the
+rounds within the target, which shows how firmly the median stands:
 
 - two threads take at most 0.6 of the sequential engine's wall time on the k = 16 fat-tree, and at most 0.75 on
   the 144-host leaf-spine, with 20,000 pFabric flows (wall seconds, unpinned: `compare.py --wall`);
@@ -94,7 +95,10 @@ def main() -> None:
             ref = how[t.how](t.reference)
             ratios.append(how[t.how](t.measured) / ref if ref > 0 else float("nan"))
         median = statistics.median(ratios)
-        status = "met" if median <= t.most else "not met"
+        # The median judges the row; how many rounds agree shows how firmly (on this machine a 3% target can
+        # be met by the median of three rounds and missed by the next six).
+        within = sum(r <= t.most for r in ratios)
+        status = f"{'met' if median <= t.most else 'not met'} ({within} of {len(ratios)} rounds within)"
         shown = " ".join(f"{r:.3f}" for r in ratios)
         print(
             f"| {t.ask} | `{t.reference}` | `{t.measured}` | {shown}: **{median:.3f}** | {t.most} | {status} |",
