@@ -6,6 +6,7 @@ These run before the core is needed, so they pass without the compiled extension
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import pytest
 from run_cli import pfabric
@@ -188,3 +189,17 @@ def test_a_failed_run_leaves_no_empty_output_folder(fake_core, tmp_path, capsys,
     assert capsys.readouterr().err.startswith("pfabric: error: scheme.queue_bytes: 1234567 is not allowed")
     assert out.is_dir() == existing  # a folder the user made stays, even empty
     assert (tmp_path / "a").exists() == existing  # and the parents the run made go too
+
+
+def test_the_command_starts_numpy_with_one_blas_thread_unless_the_user_says(pfabric_env):
+    # BLAS starts its threads when numpy loads, so the command sets their number before anything loads numpy:
+    # importing `pfabric.cli` (and the package's `__init__`) must not load it.
+    probe = "import os, sys, pfabric.cli; print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'])"
+    for given, expected in ((None, "False 1"), ("3", "False 3")):
+        env = {k: v for k, v in pfabric_env.items() if k != "OPENBLAS_NUM_THREADS"}
+        if given is not None:
+            env["OPENBLAS_NUM_THREADS"] = given
+        out = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+        )
+        assert out.stdout.strip() == expected

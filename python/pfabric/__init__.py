@@ -11,11 +11,30 @@ Python. Importing pfabric does not load the engine: it is loaded by the first `r
 from __future__ import annotations
 
 from importlib import metadata as _metadata
+from typing import TYPE_CHECKING, Any
 
-from .api import load_scenario, run
 from .errors import ScenarioError
-from .result import RunResult
-from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from .api import load_scenario, run
+    from .result import RunResult
+    from .scenario import Scenario
+
+# Where each public name lives, imported when first asked for: the API brings numpy, pyarrow and pydantic
+# (about 0.4 s of CPU), which `import pfabric.cli` should not pay before it knows the command (`pfabric
+# --help`, a bad argument), nor before it has set what they read when they load (`cli.py`).
+_LAZY = {"load_scenario": "api", "run": "api", "RunResult": "result", "Scenario": "scenario"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 try:
     __version__ = _metadata.version("pfabric")
