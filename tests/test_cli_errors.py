@@ -194,8 +194,13 @@ def test_a_failed_run_leaves_no_empty_output_folder(fake_core, tmp_path, capsys,
 def test_the_command_starts_numpy_with_one_blas_thread_unless_the_user_says(pfabric_env):
     # BLAS starts its threads when numpy loads, so the command sets their number before anything loads numpy:
     # importing `pfabric.cli` (and the package's `__init__`) must not load it.
-    probe = "import os, sys, pfabric.cli; print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'])"
-    for given, expected in ((None, "False 1"), ("3", "False 3")):
+    # A bad argument is refused before anything loads it either (`run`'s help, which lists the scenario's
+    # fields, is made only when shown).
+    probe = (
+        "import os, sys, pfabric.cli; status = pfabric.cli.main(['run', '--bogus']);"
+        " print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'], status)"
+    )
+    for given, expected in ((None, "False 1 2"), ("3", "False 3 2")):
         env = {k: v for k, v in pfabric_env.items() if k != "OPENBLAS_NUM_THREADS"}
         if given is not None:
             env["OPENBLAS_NUM_THREADS"] = given

@@ -20,9 +20,8 @@ if TYPE_CHECKING:
     from .result import RunResult
     from .scenario import Scenario
 
-# Where each public name lives, imported when first asked for: the API brings numpy, pyarrow and pydantic
-# (about 0.4 s of CPU), which `import pfabric.cli` should not pay before it knows the command (`pfabric
-# --help`, a bad argument), nor before it has set what they read when they load (`cli.py`).
+# Where each public name lives, imported when first asked for: the API loads numpy, pyarrow and pydantic, and
+# the command sets what numpy reads when it loads (`cli.py`) after this package's `__init__` has run.
 _LAZY = {"load_scenario": "api", "run": "api", "RunResult": "result", "Scenario": "scenario"}
 
 
@@ -34,6 +33,10 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 try:

@@ -16,9 +16,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-# numpy's BLAS starts a thread per core when numpy loads (0.24 s of CPU against 0.16 s with one, on this
-# project's 2-core machine; more with more cores), and no command multiplies matrices large enough to use
-# them. Set before anything loads numpy (the package's `__init__` loads nothing heavy); a value the user set
+# numpy's BLAS starts a thread per core when numpy loads (`import numpy` took 0.22-0.33 s of CPU against
+# 0.16-0.17 s with one thread, on this project's 2-core machine; more with more cores), and no command
+# multiplies matrices large enough to use them. Set before anything loads numpy (the package's `__init__` loads nothing heavy); a value the user set
 # stands, and worker processes inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -37,6 +37,13 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse would print the usage block and exit by itself
         raise _UsageError(f"{message} (see `{self.prog} --help`)")
+
+    def format_help(self) -> str:
+        # An epilog may be given as a function, made only when the help is shown: `run`'s lists every scenario
+        # field, which loads the scenario models (numpy, pydantic) that other commands and a bad argument need not.
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
 
 
 def _fields_reference() -> str:
@@ -57,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
         "run",
         help="simulate one scenario file",
         description="Simulate one scenario; write flows.parquet, ports.parquet and summary.json to OUT.",
-        epilog=_fields_reference(),
+        epilog=_fields_reference,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument(
