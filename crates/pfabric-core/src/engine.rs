@@ -301,6 +301,10 @@ pub struct Simulation {
     /// The id of the first of `ports`: a partitioned run numbers each partition's ports in one block (0 in a
     /// sequential run, which holds them all).
     port_base: u32,
+    /// A partitioned run whose hosts own their downlinks (`Partitioning::fed_from_afar`): the first port of the
+    /// hosts' partitions, at or after which every such port is numbered, as no switch's own port is (every
+    /// switch is in partition 0); [`u32::MAX`] otherwise, and in a sequential run.
+    fed_from: u32,
     /// A partitioned run's block of partitions (those one thread runs): what they share with the others and
     /// what they report to them.
     block: Option<Box<parallel::Block>>,
@@ -489,6 +493,7 @@ impl Simulation {
             target_load,
             window_profile: None,
             port_base: 0,
+            fed_from: u32::MAX,
             block: None,
             phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost).then(|| {
                 phost::PhostHosts::new(
@@ -1249,6 +1254,10 @@ impl Simulation {
     /// Packet `id`, sent by port `from`, arrives at the port's far end.
     #[inline(always)]
     fn arrive<const PARTITIONED: bool>(&mut self, id: PacketId, from: u32) {
+        if PARTITIONED && from >= self.fed_from {
+            self.arrive_from_afar(id, from);
+            return;
+        }
         // The sending port's serializer freed one propagation delay ago: what it sent then (if it had
         // anything waiting) leaves now, before its arrival could be due. (A packet from another partition
         // arrives as `Handed`: its port is brought up to date by its own partition, at each window's end.)
@@ -1294,6 +1303,11 @@ impl Simulation {
                     }
                 },
             };
+            if port >= self.fed_from {
+                // A port down to a host of another partition, which runs it: queued there, a window later.
+                self.feed_from_afar(port, id, node, part);
+                return;
+            }
             self.enqueue(port, id);
         } else {
             let pkt = *self.pool.get(id);
@@ -1683,9 +1697,17 @@ mod port_behaviour {
     }
 
     /// The same, partitioned: every link cut (each node its own partition), so every hop is handed over
-    /// between windows; on two threads and on one, with the same port records.
+    /// between windows, and hosts apart from switches, whose ports down to the hosts are fed from afar (each
+    /// packet queued there a window after the switch sent it, as of then); on two threads and on one, with the
+    /// same port records.
     #[test]
     fn partitioned_ports_are_work_conserving_single_servers_and_thread_counts_agree() {
+        for (partition, parts) in [("nodes", 36), ("hosts", 9)] {
+            partitioned_ports_are_work_conserving_when_cut(partition, parts);
+        }
+    }
+
+    fn partitioned_ports_are_work_conserving_when_cut(partition: &str, parts: usize) {
         let run_on = |threads: u32, max_sim_time_s: Option<f64>| {
             let pkts = [6., 6., 13., 19., 33., 53., 133., 667., 1333., 3333., 6667., 20000.];
             let cdf = [0., 0.15, 0.2, 0.3, 0.4, 0.53, 0.6, 0.7, 0.8, 0.9, 0.97, 1.];
@@ -1696,7 +1718,7 @@ mod port_behaviour {
                     "size_bytes": pkts.iter().map(|p| p * 1460.0).collect::<Vec<_>>(), "cdf": cdf.to_vec(),
                     "interpolation": "linear"}},
                 "scheme": {"name": "pfabric"},
-                "run": {"threads": threads, "partition": "nodes", "max_sim_time_s": max_sim_time_s},
+                "run": {"threads": threads, "partition": partition, "max_sim_time_s": max_sim_time_s},
             }))
             .expect("valid scenario");
             let mut sim = Simulation::new(cfg);
@@ -1704,7 +1726,7 @@ mod port_behaviour {
             sim
         };
         let one = run_on(1, None);
-        assert_eq!(one.partitions(), 36);
+        assert_eq!(one.partitions(), parts);
         assert_eq!(one.counters.flows_finished, 300);
         assert!(one.counters.data_packets_dropped > 0);
         assert!(check_work_conserving(&one) > 10_000);

@@ -22,6 +22,15 @@
 //! bounds the next window's start by the moment its serializer frees (so that what it sends then, handed over
 //! at the end of that window, still arrives in a later one).
 //!
+//! Where hosts are apart from switches, a port down to a host belongs to the host's partition instead (fed from
+//! afar: `Partitioning::fed_from_afar`), so that the switches' partition, which holds most of the work, sheds
+//! the queueing there. The switch hands each packet over as it would queue it; the host's partition queues
+//! the window's packets at the start of the next, each as of the moment it was sent, by origin and in the
+//! order each origin sent them (within a block too, so that no thread count changes when they are queued).
+//! Windows are then no longer than the port's propagation delay, and an arrival from such a port brings it up
+//! to date one delay ago, not to now: the departure decided then comes before the window began, so every
+//! packet queued before it is there.
+//!
 //! What a partition does depends only on its state, the window and its mail, never on which thread or block
 //! runs it: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
 //! equal times are broken per partition), which is fixed by the topology; they differ from the sequential
@@ -68,7 +77,8 @@ pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
         && !cfg.measure.log_arrivals
 }
 
-/// A packet crossing a cut link to another block: it arrives at `at` at node `node`. One cache line, so that
+/// A packet crossing a cut link to another block: it arrives at `at` at node `node` (or, marked [`FED`], is
+/// queued as of `at` at port `node`, fed from afar). One cache line, so that
 /// taking a packet in moves one line between the cores (a packet fills a line, aligned to one, and beside the
 /// time and node it took two): the time and node ride in the packet's rate header (PDQ's, and Homa's and NDP's
 /// uses of it), which no scheme that runs partitioned carries, and leave it empty again on arrival.
@@ -96,7 +106,21 @@ impl Handover {
     fn packet(&self) -> Packet {
         Packet { rate_bps: 0, paused_by: 0, ..self.0 }
     }
+
+    /// Packet `p`, to be queued at port `port` (fed from afar) as it was at `at`.
+    fn to_port(at: Time, port: u32, p: &Packet) -> Handover {
+        debug_assert!(port & FED == 0);
+        Handover::new(at, port | FED, p)
+    }
+
+    /// The port fed from afar where the packet is to be queued, if it is for one.
+    fn fed_port(&self) -> Option<u32> {
+        (self.node() & FED != 0).then_some(self.node() & !FED)
+    }
 }
+
+/// The mark of a handover that names a port fed from afar, to queue its packet at, instead of a node.
+const FED: u32 = 1 << 31;
 
 /// What one partition holds besides the state its block shares: its flows' arrivals, its outboxes and its
 /// cut ports. Everything here is kept per partition so that what a partition does, and the order it hands
@@ -114,6 +138,9 @@ struct PartState {
     touched: Vec<u32>,
     /// Cut ports (by id) holding packets: a packet joined their queue since the last flush found them empty.
     cut_busy: Vec<u32>,
+    /// Packets for ports fed from afar that partitions of this block run, sent in this window, in order: (the
+    /// moment, the port, the packet, which stays in the block's pool).
+    fed_out: Vec<(Time, u32, PacketId)>,
 }
 
 /// A block of consecutive partitions, run by one thread in one simulation: one event queue, packet pool and
@@ -146,8 +173,16 @@ pub(super) struct Block {
     visiting: Vec<usize>,
     /// Which of the block's ports are listed as busy cut ports (a port's partition is in its state).
     cut_listed: Vec<bool>,
-    /// The earliest arrival among the packets handed over to other blocks in this window.
+    /// The earliest arrival among the packets handed over to other blocks in this window, and the earliest
+    /// effect of the packets sent to ports fed from afar (a lookahead after they were sent).
     min_sent: Time,
+    lookahead: Time,
+    /// The partitions of the block with packets in `fed_out`, and the packets from other blocks' partitions
+    /// for its ports fed from afar, with their origins, as taken in (by origin, each origin's in order).
+    fed_parts: PartSet,
+    fed_in: Vec<(u32, Handover)>,
+    /// The packets in the partitions' `fed_out`.
+    fed_out_count: usize,
     /// A window in which this block panics (tests of what a panic in a partition's thread does).
     #[cfg(test)]
     pub(super) panic_in: Option<u64>,
@@ -308,6 +343,96 @@ impl Simulation {
             block.parts[part].cut_busy.push(port);
             block.busy_parts.insert(part);
         }
+    }
+
+    /// Packet `id` is to be queued now at port `port`, down from switch `node` (of partition `part` within the
+    /// block, or [`SOME_PART`](super::SOME_PART)) to a host of another partition, which runs the port
+    /// (`Partitioning::fed_from_afar`): it is handed over, to be queued at the start of the next window as of
+    /// now (`take_fed`), whether or not the host's partition is in this block, so that no thread count changes
+    /// when it is queued.
+    #[inline(never)]
+    pub(super) fn feed_from_afar(&mut self, port: u32, id: PacketId, node: u32, part: u32) {
+        self.counters.handovers += 1;
+        let now = self.now;
+        let dst = self.pool.get(id).dst;
+        let block = self.block.as_mut().expect("only a partitioned run has ports fed from afar");
+        let origin = block.part_within(node, part).expect("a switch of the block") as usize;
+        let dest = block.part_of[dst as usize];
+        block.min_sent = block.min_sent.min(now + block.lookahead);
+        if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
+            block.parts[origin].fed_out.push((now, port, id));
+            block.fed_parts.insert(origin);
+            block.fed_out_count += 1;
+        } else {
+            let handover = Handover::to_port(now, port, self.pool.get(id));
+            self.pool.release(id);
+            let block = self.block.as_mut().unwrap();
+            let to = block.block_of[dest as usize];
+            let part = &mut block.parts[origin];
+            if part.outbox[to as usize].is_empty() {
+                part.touched.push(to);
+                block.touched_parts.insert(origin);
+            }
+            part.outbox[to as usize].push(handover);
+        }
+    }
+
+    /// Packet `id` arrives from port `from`, fed from afar: the port is brought up to date one propagation delay
+    /// ago (what it sent then), not to now, since the packets queued there since this window began are not
+    /// there yet (`Partitioning::fed_from_afar`).
+    #[inline(never)]
+    pub(super) fn arrive_from_afar(&mut self, id: PacketId, from: u32) {
+        let slot = self.slot(from);
+        let now = self.now;
+        self.now = now - self.ports[slot].delay_ps;
+        self.send_due(from);
+        self.now = now;
+        let ps = &self.ports[slot];
+        let (node, part) = (ps.peer_node, ps.own_part);
+        self.arrive_at(id, node, part);
+    }
+
+    /// Queue the packets sent to this block's ports fed from afar in the last window, each as of the moment it
+    /// was sent: by origin partition, each origin's in the order it sent them (those from other blocks, taken
+    /// in with the mail, in `fed_in`).
+    fn take_fed(&mut self) {
+        let block = self.block.as_mut().unwrap();
+        let mut from_afar = std::mem::take(&mut block.fed_in);
+        let mut visiting = std::mem::take(&mut block.visiting);
+        block.fed_parts.take_into(&mut visiting);
+        let first = block.first;
+        let below = from_afar.partition_point(|&(o, _)| o < first);
+        for &(_, h) in &from_afar[..below] {
+            self.queue_fed(h);
+        }
+        let now = self.now;
+        for &k in &visiting {
+            let mut sent = std::mem::take(&mut self.block.as_mut().unwrap().parts[k].fed_out);
+            for (at, port, id) in sent.drain(..) {
+                self.now = at;
+                self.enqueue(port, id);
+            }
+            self.block.as_mut().unwrap().parts[k].fed_out = sent;
+        }
+        self.now = now;
+        for &(_, h) in &from_afar[below..] {
+            self.queue_fed(h);
+        }
+        from_afar.clear();
+        let block = self.block.as_mut().unwrap();
+        block.fed_out_count = 0;
+        block.fed_in = from_afar;
+        block.visiting = visiting;
+    }
+
+    /// Queue handed packet `h` at its port fed from afar, as of the moment it was sent.
+    fn queue_fed(&mut self, h: Handover) {
+        let port = h.fed_port().expect("a packet for a port fed from afar");
+        let now = self.now;
+        self.now = h.at();
+        let id = self.pool.alloc(h.packet());
+        self.enqueue(port, id);
+        self.now = now;
     }
 
     /// The receiving half of flow `flow` (in connection slot `slot`) holds every packet: its counts are noted
@@ -905,15 +1030,21 @@ impl Partitioned {
         let shared_records: Arc<[FlowRecord]> = records.clone().into();
         outer.flows = records;
 
-        // The fabric renumbered node by node in partition order: each partition's ports are one block.
+        // The fabric's ports renumbered in partition order, each partition's in one block: first the ports fed
+        // from afar that it runs (a switch's run of ports down stays one, in order), then its nodes', node by
+        // node.
         let part_of: Arc<[u32]> = cut.part_of.clone().into();
-        let mut order: Vec<u32> = (0..topo.nodes).collect();
-        order.sort_by_key(|&n| (part_of[n as usize], n));
-        let (numbered, old_of) = topo.renumbered(&order);
+        let owner: Vec<u32> = topo.ports.iter().map(|p| cut.owner(&topo, p)).collect();
+        let mut order: Vec<u32> = (0..topo.ports.len() as u32).collect();
+        order.sort_by_key(|&p| {
+            let spec = &topo.ports[p as usize];
+            (owner[p as usize], !cut.fed_from_afar(&topo, spec), spec.node, p)
+        });
+        let (numbered, old_of) = topo.ports_renumbered(&order);
         let numbered = Arc::new(numbered);
         let mut block = vec![0u32; parts + 1];
-        for spec in &numbered.ports {
-            block[part_of[spec.node as usize] as usize + 1] += 1;
+        for &old in &old_of {
+            block[owner[old as usize] as usize + 1] += 1;
         }
         for p in 0..parts {
             block[p + 1] += block[p];
@@ -929,9 +1060,22 @@ impl Partitioned {
         let numbering = Numbering::new(parts, most_handed.iter().copied().max().unwrap_or(0));
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
         let mut sims = Vec::with_capacity(threads);
-        // Thread t runs a block of consecutive partitions, cut where the ports (what most work scales with)
-        // divide most evenly: one simulation each. Which thread runs a partition changes no result.
-        let bounds = balanced_blocks(&block, threads);
+        // Thread t runs a block of consecutive partitions, cut where their work, as the traffic they can
+        // carry, divides most evenly: one simulation each. Which thread runs a partition changes no result.
+        // A port weighs its rate, and a host its link's rate again (its transport sends and takes in every
+        // packet of the link). (By port counts, a leaf-spine cut hosts apart put the switches and a third of the
+        // racks on one thread once the ports down to the hosts were the hosts': the switches' 72 fabric ports
+        // at 40 Gbps carry as much as the hosts' 288 at 10 Gbps. By rates and hosts, a rack joins the switches:
+        // measured the more even split, bench/RESULTS.md, thirty-fifth session.)
+        let mut capacity = vec![0u64; parts + 1];
+        for (spec, &here) in topo.ports.iter().zip(&owner) {
+            let host = spec.node < topo.hosts;
+            capacity[here as usize + 1] += spec.rate_bps / 1_000_000 * (1 + host as u64);
+        }
+        for p in 0..parts {
+            capacity[p + 1] += capacity[p];
+        }
+        let bounds = balanced_blocks(&capacity, threads);
         let exchange = Exchange::new(&bounds);
         let block_of: Arc<[u32]> =
             (0..threads).flat_map(|t| std::iter::repeat_n(t as u32, bounds[t + 1] - bounds[t])).collect();
@@ -947,7 +1091,7 @@ impl Partitioned {
             let states = crate::sim::collect_on_huge_pages(ports.iter().map(|&i| {
                 let spec = &numbered.ports[i as usize];
                 let mut ps = port_state(old_of[i as usize] as usize, spec, &cfg.scheme.queue, loss_bins);
-                let (here, peer) = (part_of[spec.node as usize], part_of[spec.peer_node as usize]);
+                let (here, peer) = (owner[old_of[i as usize] as usize], part_of[spec.peer_node as usize]);
                 ps.peer_part = if peer == here { LOCAL } else { peer };
                 ps.own_part = here - p0 as u32;
                 ps
@@ -964,6 +1108,11 @@ impl Partitioned {
             // counts once, for the whole run.
             sim.event_budget = 0;
             sim.port_base = block[p0];
+            if cut.hosts_own_downlinks && parts > 1 {
+                // (Every switch is in partition 0, so no switch's own port lies at or after it.)
+                assert!((topo.hosts..topo.nodes).all(|s| part_of[s as usize] == 0));
+                sim.fed_from = block[1];
+            }
             sim.slot_of = vec![NO_SLOT; specs.len()];
             sim.rx_slot_of = specs
                 .iter()
@@ -980,6 +1129,7 @@ impl Partitioned {
                     outbox: vec![Vec::new(); threads],
                     touched: Vec::new(),
                     cut_busy: Vec::new(),
+                    fed_out: Vec::new(),
                 });
             }
             // Each partition's first flow, scheduled partition by partition.
@@ -1003,6 +1153,10 @@ impl Partitioned {
                 visiting: Vec::new(),
                 cut_listed: vec![false; ports.len()],
                 min_sent: Time::MAX,
+                lookahead: cut.lookahead,
+                fed_parts: PartSet::new(p1 - p0),
+                fed_in: Vec::new(),
+                fed_out_count: 0,
                 #[cfg(test)]
                 panic_in: None,
                 sent_bits: vec![0; threads * exchange.words],
@@ -1113,6 +1267,21 @@ impl Partitioned {
         let mut counters = RunCounters::default();
         let mut parked = 0;
         let mut budget = 0u64;
+        if w.cut_short {
+            // What was sent to ports fed from afar in the last window was sent by the end: it is queued, as of
+            // then, before the ports send what is due.
+            for (t, sim_block) in run.blocks.iter_mut().enumerate() {
+                let mut fed_in = std::mem::take(&mut sim_block.block.as_mut().unwrap().fed_in);
+                for o in 0..run.parts {
+                    // Safety: every thread has joined.
+                    let cell = unsafe { run.exchange.mail(w.w + 1, o, t) };
+                    fed_in.extend(cell.iter().filter(|h| h.fed_port().is_some()).map(|&h| (o as u32, h)));
+                    cell.retain(|h| h.fed_port().is_none());
+                }
+                sim_block.block.as_mut().unwrap().fed_in = fed_in;
+                sim_block.take_fed();
+            }
+        }
         for o in 0..run.parts {
             for d in 0..run.blocks.len() {
                 for b in 0..2u64 {
@@ -1146,6 +1315,8 @@ impl Partitioned {
             }
             let block = sim_block.block.take().unwrap();
             parked += block.parts.iter().flat_map(|p| &p.outbox).map(Vec::len).sum::<usize>();
+            // (Packets for ports fed from afar within a block are in its pool.)
+            parked += block.fed_in.len();
             for &(flow, finish) in &block.finished {
                 sim.flows[flow as usize].finish = finish;
             }
@@ -1187,12 +1358,12 @@ impl Partitioned {
     }
 }
 
-/// Where `threads` blocks of consecutive partitions start (and the last ends), given each partition's
-/// first port (`first_port`, one more entry than partitions): each block holds at least one partition, and
-/// the blocks' port counts are as even as consecutive cuts allow.
-fn balanced_blocks(first_port: &[u32], threads: usize) -> Vec<usize> {
-    let parts = first_port.len() - 1;
-    let total = first_port[parts] as f64;
+/// Where `threads` blocks of consecutive partitions start (and the last ends), given the partitions' weights
+/// summed before each (`before`, one more entry than partitions): each block holds at least one partition,
+/// and the blocks' weights are as even as consecutive cuts allow.
+fn balanced_blocks(before: &[u64], threads: usize) -> Vec<usize> {
+    let parts = before.len() - 1;
+    let total = before[parts] as f64;
     let mut bounds = vec![0];
     for t in 1..threads {
         let goal = total * t as f64 / threads as f64;
@@ -1201,8 +1372,8 @@ fn balanced_blocks(first_port: &[u32], threads: usize) -> Vec<usize> {
         // The cut at or after `lo` whose port count is nearest the goal.
         let cut = (lo..=hi)
             .min_by(|&a, &b| {
-                let da = (first_port[a] as f64 - goal).abs();
-                let db = (first_port[b] as f64 - goal).abs();
+                let da = (before[a] as f64 - goal).abs();
+                let db = (before[b] as f64 - goal).abs();
                 da.total_cmp(&db)
             })
             .unwrap_or(lo);
@@ -1259,13 +1430,20 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                 for o in ex.mail_to(w + 1, t) {
                     // Safety: block t, at the start of window w, drains column t of buffer w - 1.
                     let cell = unsafe { ex.mail(w + 1, o, t) };
-                    assert!(cell.len() as u64 <= 1 << numbering.count_bits, "handovers outnumber their numbers");
                     let first_seq = numbering.handed_before(w, o);
-                    for (n, h) in cell.drain(..).enumerate() {
+                    let mut n = 0;
+                    for h in cell.drain(..) {
+                        if h.fed_port().is_some() {
+                            // (Queued once the window's own numbers are set.)
+                            sim.block.as_mut().unwrap().fed_in.push((o as u32, h));
+                            continue;
+                        }
                         debug_assert!(h.at() >= windows.start);
                         let id = sim.pool.alloc(h.packet());
-                        sim.events.schedule_with_seq(h.at(), first_seq + n as u64, EventKind::Handed, id, h.node());
+                        sim.events.schedule_with_seq(h.at(), first_seq + n, EventKind::Handed, id, h.node());
+                        n += 1;
                     }
+                    assert!(n <= 1 << numbering.count_bits, "handovers outnumber their numbers");
                 }
             }
             sim.events.number_from(numbering.own(w));
@@ -1282,6 +1460,9 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             }
             assert!(counted, "handovers outnumber their numbers");
             block.handed_from = from;
+            if block.fed_out_count != 0 || !block.fed_in.is_empty() {
+                sim.take_fed();
+            }
             sim.run_window(windows.end);
             let flush_at = windows.last_moment();
             let mut cut_free = Time::MAX;

@@ -44,7 +44,7 @@ pub struct WindowProfile {
 
 impl WindowProfile {
     pub fn new(topo: &Topology) -> Self {
-        let Partitioning { part_of: rack_of, parts: racks, lookahead } = Partitioning::racks(topo);
+        let Partitioning { part_of: rack_of, parts: racks, lookahead, .. } = Partitioning::racks(topo);
         WindowProfile {
             lookahead,
             rack_of,

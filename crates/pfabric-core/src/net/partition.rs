@@ -53,6 +53,9 @@ pub struct Partitioning {
     /// smallest packet. Nothing sent in a window this long can reach another partition within it. Without a
     /// cut (one partition), the least such time over all links.
     pub lookahead: Time,
+    /// Whether a port from a switch down to a host of another partition belongs to the host's partition
+    /// (hosts apart from switches): see [`Partitioning::fed_from_afar`].
+    pub hosts_own_downlinks: bool,
 }
 
 impl Partitioning {
@@ -67,7 +70,9 @@ impl Partitioning {
                 let part_of = (0..topo.nodes as usize)
                     .map(|n| if n < topo.hosts as usize { rack_of[n] + 1 } else { 0 })
                     .collect();
-                Self::placed(topo, part_of, racks + 1)
+                // A host's downlink is the host's: the switches' partition, which holds most of the work, sheds
+                // the queueing at every port down to a host (DESIGN.md section 8).
+                Self { hosts_own_downlinks: true, ..Self::placed(topo, part_of, racks + 1) }.with_lookahead(topo)
             }
             PartitionKind::Nodes => Self::placed(topo, (0..topo.nodes).collect(), topo.nodes),
         }
@@ -162,15 +167,47 @@ impl Partitioning {
         for r in part_of.iter_mut().filter(|r| **r == u32::MAX) {
             *r = 0;
         }
-        let lookahead = lookahead_of(topo, &part_of, PacketFormat::DEFAULT.control_wire_bytes());
-        Partitioning { part_of, parts: parts.max(1) as usize, lookahead }
+        Partitioning { part_of, parts: parts.max(1) as usize, lookahead: 0, hosts_own_downlinks: false }
+            .with_lookahead(topo)
     }
 
     /// The lookahead of a run whose smallest packet is `wire_bytes` (its packet format's headers): the
     /// partitions' own is for the default format.
     pub fn with_smallest_packet(mut self, topo: &Topology, wire_bytes: u32) -> Self {
-        self.lookahead = lookahead_of(topo, &self.part_of, wire_bytes);
+        self.lookahead = self.lookahead_of(topo, wire_bytes);
         self
+    }
+
+    /// The lookahead for the default format's smallest packet.
+    fn with_lookahead(self, topo: &Topology) -> Self {
+        self.with_smallest_packet(topo, PacketFormat::DEFAULT.control_wire_bytes())
+    }
+
+    /// Whether port `port` (of `topo`) is fed from afar: it leads from a switch down to a host of another
+    /// partition, and belongs to the host's (`hosts_own_downlinks`). The switch hands each packet over as it
+    /// would queue it there, and the host's partition queues it at the start of the next window; so that a
+    /// departure is decided only once every packet queued before it is there, windows are no longer than the
+    /// link's propagation delay, and an arrival from such a port brings it up to date only to one delay ago.
+    pub fn fed_from_afar(&self, topo: &Topology, port: &PortSpec) -> bool {
+        self.hosts_own_downlinks && port.node >= topo.hosts && port.peer_node < topo.hosts && self.is_cut(port)
+    }
+
+    /// The partition that holds port `port`'s state and runs it: its node's, or for a port fed from afar its
+    /// host's.
+    pub fn owner(&self, topo: &Topology, port: &PortSpec) -> u32 {
+        let node = if self.fed_from_afar(topo, port) { port.peer_node } else { port.node };
+        self.part_of[node as usize]
+    }
+
+    /// The least time between a packet's leaving one partition and its effect on another, at least 1 ps: over
+    /// cut links (any link if none is cut), a packet of `wire_bytes` crossing one (its propagation plus its
+    /// serialization), or for a port fed from afar its propagation alone.
+    fn lookahead_of(&self, topo: &Topology, wire_bytes: u32) -> Time {
+        let crossing = |p: &PortSpec| {
+            p.delay_ps + if self.fed_from_afar(topo, p) { 0 } else { serialization_ps(wire_bytes as u64, p.rate_bps) }
+        };
+        let cut = topo.ports.iter().filter(|p| self.is_cut(p));
+        cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1)
     }
 
     /// Whether a port's link crosses between partitions.
@@ -180,13 +217,6 @@ impl Partitioning {
 }
 
 /// Each node's rack (u32::MAX for switches no host attaches to), and the number of racks.
-/// The least time a packet of `wire_bytes` takes to cross a cut link (any link if none is cut), at least 1 ps.
-fn lookahead_of(topo: &Topology, part_of: &[u32], wire_bytes: u32) -> Time {
-    let crossing = |p: &PortSpec| p.delay_ps + serialization_ps(wire_bytes as u64, p.rate_bps);
-    let cut = topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]);
-    cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1)
-}
-
 fn racks_of(topo: &Topology) -> (Vec<u32>, u32) {
     let mut rack_of = vec![u32::MAX; topo.nodes as usize];
     let mut racks = 0u32;
@@ -246,8 +276,18 @@ mod tests {
         assert_eq!(p.parts, 10);
         assert!((t.hosts..t.nodes).all(|s| p.part_of[s as usize] == 0));
         assert_eq!(p.part_of[17], 2, "host 17 is in rack 1");
-        // A 40-byte packet at 10 Gbps (32 ns) plus 2.7 us (link and host delay).
-        assert_eq!(p.lookahead, 2_700_000 + 32_000);
+        // The ports down to the hosts are the hosts' (fed from afar): the lookahead is their propagation
+        // alone, 2.7 us (link and host delay), not that of a 40-byte packet across a host's link up (+32 ns).
+        assert_eq!(p.lookahead, 2_700_000);
+        for port in &t.ports {
+            let down = port.node >= t.hosts && port.peer_node < t.hosts;
+            assert_eq!(p.fed_from_afar(&t, port), down, "{}", port.label);
+            let runs_it = if down { port.peer_node } else { port.node };
+            assert_eq!(p.owner(&t, port), p.part_of[runs_it as usize]);
+        }
+        // Other cuts keep every port with its node.
+        let racks = Partitioning::racks(&t);
+        assert!(!racks.hosts_own_downlinks && t.ports.iter().all(|q| !racks.fed_from_afar(&t, q)));
     }
 
     #[test]

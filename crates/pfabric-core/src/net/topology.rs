@@ -245,19 +245,34 @@ impl Topology {
 
     /// The same fabric with its ports numbered anew, node by node in the order of `nodes` (each node's ports
     /// keep their order among themselves, so routes and their choices are the same). Returns it and, for each
-    /// new port id, the old one. A partitioned run numbers each partition's ports in one block.
+    /// new port id, the old one.
     pub fn renumbered(&self, nodes: &[u32]) -> (Topology, Vec<u32>) {
-        let mut old_of = Vec::with_capacity(self.ports.len());
-        let mut new_of = vec![0u32; self.ports.len()];
-        let mut node_ports = vec![0u32; self.nodes as usize];
-        for &n in nodes {
-            node_ports[n as usize] = old_of.len() as u32;
-            for p in self.ports_of(n) {
-                new_of[p as usize] = old_of.len() as u32;
-                old_of.push(p);
-            }
+        let order: Vec<u32> = nodes.iter().flat_map(|&n| self.ports_of(n)).collect();
+        self.ports_renumbered(&order)
+    }
+
+    /// The same fabric with its ports numbered anew in the order of `order` (old ids). A partitioned run numbers
+    /// each partition's ports in one block, which may take a switch's ports down to the hosts of another
+    /// partition apart from its others: a node's ports then no longer form one range (`ports_of` is for the
+    /// fabric as built), but a run of ports a switch routes down stays one, in its order, or this panics.
+    /// Returns it and, for each new port id, the old one.
+    pub fn ports_renumbered(&self, order: &[u32]) -> (Topology, Vec<u32>) {
+        assert_eq!(order.len(), self.ports.len(), "every port once");
+        let old_of = order.to_vec();
+        let mut new_of = vec![u32::MAX; self.ports.len()];
+        for (new, &old) in order.iter().enumerate() {
+            assert_eq!(new_of[old as usize], u32::MAX, "port {old} twice");
+            new_of[old as usize] = new as u32;
         }
-        assert_eq!(old_of.len(), self.ports.len(), "every node once");
+        let node_ports: Vec<u32> =
+            self.node_ports.iter().map(|&p| new_of.get(p as usize).copied().unwrap_or(p)).collect();
+        for d in self.descents.iter().filter(|d| d.count != 0) {
+            let run = d.down(d.lo + d.count - 1).expect("the last host below") - d.first + 1;
+            assert!(
+                (0..run).all(|i| new_of[(d.first + i) as usize] == new_of[d.first as usize] + i),
+                "a run of ports down split by the numbering"
+            );
+        }
         let topo = Topology {
             hosts: self.hosts,
             nodes: self.nodes,
@@ -272,7 +287,7 @@ impl Topology {
             near_routes: self.near_routes.iter().map(|&e| renumber_entry(e, &new_of)).collect(),
             near_width: self.near_width,
             route_ports: renumber_lists(&self.route_ports, &new_of),
-            // A node's ports stay consecutive and in their order, so a run of ports down stays one.
+            // A run of ports down stays one (checked above).
             descents: self
                 .descents
                 .iter()
@@ -887,6 +902,39 @@ mod tests {
                 assert_eq!(&*t.next_hops(s, d), &expected[..], "{what}: switch {s} towards host {d}");
             }
         }
+    }
+
+    /// A partitioned run whose hosts own their downlinks numbers those ports with the hosts', apart from their
+    /// switch's others: the routes are the same, by the new ids.
+    #[test]
+    fn ports_numbered_apart_from_their_node_route_alike() {
+        for t in
+            [leaf_spine(3, 4, 2, paper_links()), fat_tree(4, paper_links()), shared_rows(fat_tree(4, paper_links()))]
+        {
+            let down = |p: u32| t.ports[p as usize].node >= t.hosts && t.ports[p as usize].peer_node < t.hosts;
+            let mut order: Vec<u32> = (0..t.ports.len() as u32).collect();
+            order.sort_by_key(|&p| down(p));
+            let (numbered, old_of) = t.ports_renumbered(&order);
+            for s in t.hosts..t.nodes {
+                for d in 0..t.hosts {
+                    let mapped: Vec<u32> = numbered.next_hops(s, d).iter().map(|&p| old_of[p as usize]).collect();
+                    assert_eq!(&mapped[..], &*t.next_hops(s, d), "switch {s} towards host {d}");
+                }
+            }
+            assert!((0..t.hosts).all(|h| old_of[numbered.nic_port(h) as usize] == t.nic_port(h)));
+        }
+    }
+
+    /// A numbering that breaks a switch's run of ports down (which routes compute from the hosts' numbering)
+    /// is refused, not followed to wrong routes.
+    #[test]
+    #[should_panic(expected = "a run of ports down split by the numbering")]
+    fn a_numbering_that_splits_a_run_of_ports_down_is_refused() {
+        let t = leaf_spine(2, 4, 2, paper_links());
+        let mut order: Vec<u32> = (0..t.ports.len() as u32).collect();
+        let first_down = t.ports_of(t.hosts).find(|&p| t.ports[p as usize].peer_node < t.hosts).unwrap();
+        order.swap(first_down as usize, first_down as usize + 1);
+        let _ = t.ports_renumbered(&order);
     }
 
     #[test]
