@@ -319,6 +319,13 @@ impl Simulation {
     #[inline(never)]
     fn hand_to_another_block(&mut self, dest: u32, at: Time, origin: usize, node: u32, id: PacketId) {
         let handover = Handover::new(at, node, self.pool.get(id));
+        self.post(dest, origin, handover, id, at);
+    }
+
+    /// Packet `id`, as `handover`, leaves the block's pool for the outbox of partition `origin` (within the
+    /// block) for the block of partition `dest`; its effect there is due at `due` at the earliest.
+    #[inline(always)]
+    fn post(&mut self, dest: u32, origin: usize, handover: Handover, id: PacketId, due: Time) {
         self.pool.release(id);
         let block = self.block.as_mut().unwrap();
         let to = block.block_of[dest as usize];
@@ -328,7 +335,7 @@ impl Simulation {
             block.touched_parts.insert(origin);
         }
         part.outbox[to as usize].push(handover);
-        block.min_sent = block.min_sent.min(at);
+        block.min_sent = block.min_sent.min(due);
     }
 
     /// A packet waits at cut port `port`: the port joins its partition's list of ports to bring up to date at
@@ -358,22 +365,15 @@ impl Simulation {
         let block = self.block.as_mut().expect("only a partitioned run has ports fed from afar");
         let origin = block.part_within(node, part).expect("a switch of the block") as usize;
         let dest = block.part_of[dst as usize];
-        block.min_sent = block.min_sent.min(now + block.lookahead);
+        let due = now + block.lookahead;
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
             block.parts[origin].fed_out.push((now, port, id));
             block.fed_parts.insert(origin);
             block.fed_out_count += 1;
+            block.min_sent = block.min_sent.min(due);
         } else {
             let handover = Handover::to_port(now, port, self.pool.get(id));
-            self.pool.release(id);
-            let block = self.block.as_mut().unwrap();
-            let to = block.block_of[dest as usize];
-            let part = &mut block.parts[origin];
-            if part.outbox[to as usize].is_empty() {
-                part.touched.push(to);
-                block.touched_parts.insert(origin);
-            }
-            part.outbox[to as usize].push(handover);
+            self.post(dest, origin, handover, id, due);
         }
     }
 
