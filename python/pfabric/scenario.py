@@ -962,8 +962,8 @@ class Run(_Section):
         description="How the partitioned engine cuts the fabric: groups (racks joined through switches that "
         "reach some but not all of them: a fat-tree's pods, a leaf-spine's racks), racks, hosts (the "
         "switches together, each rack's hosts apart with the switch ports down to them: only host links are "
-        "cut, whose delay bounds the windows), or nodes (every node on its own, every link cut: for tests, fabrics of at most 1024 "
-        "nodes). Unset: groups on a fat-tree, hosts on other fabrics (what measured fastest). Used with "
+        "cut, whose delay bounds the windows), or nodes (every node on its own, every link cut: for tests, "
+        "fabrics of at most 1024 nodes). Unset: groups on a fat-tree, hosts on other fabrics (what measured fastest). Used with "
         "run.threads only.",
     )
 
