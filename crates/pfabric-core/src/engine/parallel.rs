@@ -181,8 +181,6 @@ pub(super) struct Block {
     /// for its ports fed from afar, with their origins, as taken in (by origin, each origin's in order).
     fed_parts: PartSet,
     fed_in: Vec<(u32, Handover)>,
-    /// The packets in the partitions' `fed_out`.
-    fed_out_count: usize,
     /// A window in which this block panics (tests of what a panic in a partition's thread does).
     #[cfg(test)]
     pub(super) panic_in: Option<u64>,
@@ -214,6 +212,10 @@ impl PartSet {
     #[inline(always)]
     fn insert(&mut self, k: usize) {
         self.words[k / 64] |= 1 << (k % 64);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
     }
 
     /// Remove the members, and put them in `members` in increasing order.
@@ -369,7 +371,6 @@ impl Simulation {
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
             block.parts[origin].fed_out.push((now, port, id));
             block.fed_parts.insert(origin);
-            block.fed_out_count += 1;
             block.min_sent = block.min_sent.min(due);
         } else {
             let handover = Handover::to_port(now, port, self.pool.get(id));
@@ -405,22 +406,18 @@ impl Simulation {
         for &(_, h) in &from_afar[..below] {
             self.queue_fed(h);
         }
-        let now = self.now;
         for &k in &visiting {
             let mut sent = std::mem::take(&mut self.block.as_mut().unwrap().parts[k].fed_out);
             for (at, port, id) in sent.drain(..) {
-                self.now = at;
-                self.enqueue(port, id);
+                self.enqueue_as_of(at, port, id);
             }
             self.block.as_mut().unwrap().parts[k].fed_out = sent;
         }
-        self.now = now;
         for &(_, h) in &from_afar[below..] {
             self.queue_fed(h);
         }
         from_afar.clear();
         let block = self.block.as_mut().unwrap();
-        block.fed_out_count = 0;
         block.fed_in = from_afar;
         block.visiting = visiting;
     }
@@ -428,9 +425,15 @@ impl Simulation {
     /// Queue handed packet `h` at its port fed from afar, as of the moment it was sent.
     fn queue_fed(&mut self, h: Handover) {
         let port = h.fed_port().expect("a packet for a port fed from afar");
-        let now = self.now;
-        self.now = h.at();
         let id = self.pool.alloc(h.packet());
+        self.enqueue_as_of(h.at(), port, id);
+    }
+
+    /// Queue packet `id` at port `port` as of `at`, a moment of the last window (the port's own state has not
+    /// moved past it: see the module docs).
+    fn enqueue_as_of(&mut self, at: Time, port: u32, id: PacketId) {
+        let now = self.now;
+        self.now = at;
         self.enqueue(port, id);
         self.now = now;
     }
@@ -1156,7 +1159,6 @@ impl Partitioned {
                 lookahead: cut.lookahead,
                 fed_parts: PartSet::new(p1 - p0),
                 fed_in: Vec::new(),
-                fed_out_count: 0,
                 #[cfg(test)]
                 panic_in: None,
                 sent_bits: vec![0; threads * exchange.words],
@@ -1460,7 +1462,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
             }
             assert!(counted, "handovers outnumber their numbers");
             block.handed_from = from;
-            if block.fed_out_count != 0 || !block.fed_in.is_empty() {
+            if !block.fed_parts.is_empty() || !block.fed_in.is_empty() {
                 sim.take_fed();
             }
             sim.run_window(windows.end);

@@ -72,16 +72,16 @@ impl Partitioning {
                     .collect();
                 // A host's downlink is the host's: the switches' partition, which holds most of the work, sheds
                 // the queueing at every port down to a host (DESIGN.md section 8).
-                Self { hosts_own_downlinks: true, ..Self::placed(topo, part_of, racks + 1) }.with_lookahead(topo)
+                Self::placed(topo, part_of, racks + 1, true)
             }
-            PartitionKind::Nodes => Self::placed(topo, (0..topo.nodes).collect(), topo.nodes),
+            PartitionKind::Nodes => Self::placed(topo, (0..topo.nodes).collect(), topo.nodes, false),
         }
     }
 
     /// One partition per rack.
     pub fn racks(topo: &Topology) -> Self {
         let (part_of, parts) = racks_of(topo);
-        Self::placed(topo, part_of, parts)
+        Self::placed(topo, part_of, parts, false)
     }
 
     /// Racks joined into groups (a fat-tree's pods; a leaf-spine's racks): the parallel engine's partitions.
@@ -129,11 +129,12 @@ impl Partitioning {
             .iter()
             .map(|&r| if r == u32::MAX { u32::MAX } else { number[root(&mut parent, r) as usize] })
             .collect();
-        Self::placed(topo, part_of, groups)
+        Self::placed(topo, part_of, groups, false)
     }
 
-    /// Place the switches not yet in a partition, and find the lookahead.
-    fn placed(topo: &Topology, mut part_of: Vec<u32>, parts: u32) -> Self {
+    /// Place the switches not yet in a partition, and find the lookahead (with the ports down to hosts of
+    /// other partitions theirs, if `hosts_own_downlinks`).
+    fn placed(topo: &Topology, mut part_of: Vec<u32>, parts: u32, hosts_own_downlinks: bool) -> Self {
         let mut switches_in = vec![0u32; parts.max(1) as usize];
         for s in topo.hosts..topo.nodes {
             if part_of[s as usize] != u32::MAX {
@@ -167,8 +168,7 @@ impl Partitioning {
         for r in part_of.iter_mut().filter(|r| **r == u32::MAX) {
             *r = 0;
         }
-        Partitioning { part_of, parts: parts.max(1) as usize, lookahead: 0, hosts_own_downlinks: false }
-            .with_lookahead(topo)
+        Partitioning { part_of, parts: parts.max(1) as usize, lookahead: 0, hosts_own_downlinks }.with_lookahead(topo)
     }
 
     /// The lookahead of a run whose smallest packet is `wire_bytes` (its packet format's headers): the
