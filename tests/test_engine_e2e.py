@@ -278,6 +278,28 @@ def test_pfabric_run_threads_counts_as_run_threads_for_a_files_partition(tmp_pat
     assert bare.returncode == 2 and "run.partition" in bare.stderr and "Traceback" not in bare.stderr
 
 
+def test_run_threads_on_a_scenario_that_runs_sequentially_says_so(tmp_path, pfabric_env):
+    """Homa (like the ideal, PDQ, pHost, NDP, sampling and arrival logs) runs on the sequential engine whatever
+    run.threads says: the run warns, in the summary and on the terminal, and its results are the sequential
+    engine's (regression: it said nothing, and a user who asked for threads could not tell)."""
+    body = '[workload]\nflows = 30\n[scheme]\nname = "homa"\n'
+    (tmp_path / "s.toml").write_text(body)
+    scenario, t2, seq = str(tmp_path / "s.toml"), tmp_path / "t2", tmp_path / "seq"
+    asked = pfabric_cli(pfabric_env, "run", scenario, "-o", str(t2), "--threads", "2")
+    assert asked.returncode == 0, asked.stderr
+    assert "run.threads = 2 has no effect here" in " ".join((asked.stdout + asked.stderr).split())
+    summary = json.loads((t2 / "summary.json").read_text())
+    assert summary["stats"]["partitions"] == 0
+    assert any("run.threads = 2 has no effect" in w for w in summary["summary"]["warnings"])
+    plain = pfabric_cli(pfabric_env, "run", scenario, "-o", str(seq), "-q")
+    assert plain.returncode == 0, plain.stderr
+    assert (t2 / "flows.parquet").read_bytes() == (seq / "flows.parquet").read_bytes()
+    assert not json.loads((seq / "summary.json").read_text())["summary"]["warnings"]
+    # A scenario the partitioned engine runs gets no such warning.
+    dctcp = pfabric.run({"workload": {"flows": 30}, "scheme": {"name": "dctcp"}, "run": {"threads": 2}})
+    assert dctcp.stats["partitions"] > 0 and not any("run.threads" in w for w in dctcp.summary["warnings"])
+
+
 # --- 4. load calibration ------------------------------------------------------------------------------------
 
 

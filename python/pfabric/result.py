@@ -179,6 +179,14 @@ class RunResult:
         elif stats.get("cut_short"):
             limit = scenario.run.max_sim_time_s
             summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
+        if scenario.run.threads is not None and not stats.get("partitions"):
+            # The core falls back to the sequential engine where a scenario needs the whole fabric at one
+            # instant (`parallel::partitionable`): say so, since the user asked for the other engine.
+            summary["warnings"].append(
+                f"run.threads = {scenario.run.threads} has no effect here: this scenario needs the whole fabric "
+                "at one instant (the flow-level ideal, PDQ, pHost, Homa, NDP, throughput sampling or arrival "
+                "logs), so it ran on the sequential engine, whose results these are"
+            )
         return cls(
             scenario=scenario,
             flows=flows,

@@ -1,0 +1,63 @@
+"""bench/project.py against a stand-in bench binary whose figures are worked out by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench_scripts import run_script, stand_in
+
+
+def fake_bench(tmp_path: Path, two: str = "0.70") -> Path:
+    """1,000,000 events, 1,000 windows, 400,000 handovers. The sequential engine takes 1.0 s of CPU and one
+    thread 1.1 s; two threads `two` s of wall time with 55% of the events on their critical path; 4 threads
+    30% and 8 threads 20%, of 4 partitions (so 8 threads run 4 blocks)."""
+    return stand_in(
+        tmp_path / "bench",
+        f'case "$1" in *@t1) c=1.10 k=100.0;; *@t2) c={two} k=55.0;; *@t4) c=9 k=30.0;; *@t8) c=9 k=20.0;;'
+        " *) c=1.00 k=0.0;; esac\n"
+        'echo "$1: partitions 4 windows 1000 handovers 400000 critical $k%  flows 10/10  events 1000000  '
+        'packet-hops 900000  cpu $c s  wall $c s  peak 5 MiB"\n',
+    )
+
+
+def test_both_readings_meet_the_two_thread_measurement_and_project_by_hand(tmp_path):
+    out = run_script("project.py", str(fake_bench(tmp_path)), "s", "--threads", "4", "8", "--rounds", "1")
+    assert out.returncode == 0, out.stderr
+    # c1 = 1.1 us an event; two threads' critical work 0.605 s and one meeting a window 0.2 ms: the excess
+    # 0.0948 s over the 100,000 packets each block takes in is 948 ns a packet, or a factor 0.7 / 0.6052.
+    assert (
+        "a factor of 1.157 on every block's work, or 948 ns per packet taken in from another block"
+        in out.stdout
+    )
+    rows = [r.split(" | ") for r in out.stdout.splitlines() if r.startswith("| ") and r[2].isdigit()]
+    assert [r[0].lstrip("| ") for r in rows] == ["2", "4", "8"]
+    # Two threads: both readings give the measured 0.70 s, a speed-up of 1/0.7.
+    assert rows[0][4:] == ["0.70 s", "1.43", "0.70 s", "1.43 |"]
+    # Four threads, crossings: 0.33 s of work, 2 rounds a meeting (0.4 ms), 948 ns x 400,000 x 3 / 16
+    # (0.0711 s): 0.4015 s. As a factor: 1.1566 x (0.33 + 0.4 ms) = 0.3821 s.
+    assert rows[1][1:] == ["4", "30.0%", "3.33", "0.40 s", "2.49", "0.38 s", "2.62 |"]
+    # Eight threads on four partitions: four blocks, 20% of the events on the critical path.
+    assert rows[2][1:4] == ["4", "20.0%", "5.00"]
+
+
+def test_two_threads_faster_than_their_critical_events_leave_no_cost_for_crossings(tmp_path):
+    # 0.5 s against 0.605 s of critical events at one thread's cost: each event ran faster on two threads (a
+    # large fabric's halves fit the caches better than the whole), so only the factor reading applies.
+    out = run_script("project.py", str(fake_bench(tmp_path, "0.50")), "s", "--threads", "4", "--rounds", "1")
+    assert out.returncode == 0, out.stderr
+    assert "a factor of 0.826 on every block's work (two threads ran each event faster than one" in out.stdout
+    rows = [r.split(" | ") for r in out.stdout.splitlines() if r.startswith("| ") and r[2].isdigit()]
+    assert rows[0][4:] == ["-", "-", "0.50 s", "2.00 |"]
+    # 0.8262 x (0.33 + 0.4 ms) = 0.2730 s.
+    assert rows[1][4:] == ["-", "-", "0.27 s", "3.66 |"]
+
+
+def test_bad_arguments_are_one_line_and_status_2(tmp_path):
+    bench = str(fake_bench(tmp_path))
+    for args, says in [
+        ([bench, "s", "--rounds", "0"], "rounds = 0"),
+        ([bench, "s", "--threads", "1"], "threads = [1]"),
+        ([str(tmp_path / "missing"), "s"], "not an executable file"),
+    ]:
+        out = run_script("project.py", *args)
+        assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
