@@ -25,8 +25,9 @@ measure beyond their critical events (at one thread's cost per event, c1) and th
   every thread count, and a waiter reads the N slots one after another.
 
 The projected speed-up is the sequential engine's time over wall(N). Neither counts memory bandwidth shared by
-N cores, nor a per-event cost that falls when each block's state fits its core's cache (as it should on the
-large fabrics: a k = 64 packet-hop costs 2.4x a leaf-spine's).
+N cores, nor a per-event cost that falls further as each block's share of the state shrinks (two threads show
+the first step of it on the large fabrics, which the factor carries: a k = 64 packet-hop costs 2.4x a
+leaf-spine's on one thread).
 
     cargo build --release -p pfabric-core --example bench
     python bench/project.py target/release/examples/bench pfabric-fattree-k32-websearch-0.6-20k --threads 16 32
@@ -50,7 +51,11 @@ RUN = re.compile(r"partitions (\d+) windows (\d+) handovers (\d+) critical ([0-9
 def figures(binary: str, scenario: str, core: int | None = None) -> dict:
     """One run's result line as numbers, pinned to `core` unless it is None (threads take turns when they
     outnumber the cores: of such a run only the counts are used)."""
-    pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
+    pin = (
+        (lambda: os.sched_setaffinity(0, {core}))
+        if core is not None and hasattr(os, "sched_setaffinity")
+        else None
+    )
     out = subprocess.run([binary, scenario], capture_output=True, text=True, preexec_fn=pin, check=False)
     m, run = LINE.search(out.stdout), RUN.search(out.stdout)
     if out.returncode != 0 or not m:
@@ -130,6 +135,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.rounds < 1:
         fail(f"rounds = {args.rounds}: at least 1")
+    if not args.barrier_ns >= 0:
+        fail(f"barrier-ns = {args.barrier_ns}: a meeting takes 0 ns or more")
     if any(n < 2 for n in args.threads):
         fail(f"threads = {args.threads}: each at least 2")
     require_executables([args.binary])

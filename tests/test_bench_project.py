@@ -57,6 +57,7 @@ def test_bad_arguments_are_one_line_and_status_2(tmp_path):
     for args, says in [
         ([bench, "s", "--rounds", "0"], "rounds = 0"),
         ([bench, "s", "--threads", "1"], "threads = [1]"),
+        ([bench, "s", "--barrier-ns", "-5"], "barrier-ns = -5.0"),
         ([str(tmp_path / "missing"), "s"], "not an executable file"),
     ]:
         out = run_script("project.py", *args)
