@@ -50,22 +50,27 @@ def split_threads(binary: str) -> tuple[str, str]:
     return (m.group(1), "@" + m.group(2)) if m else (binary, "")
 
 
-def run_once(binary: str, scenario: str, core: int | None, wall: bool = False) -> tuple[float, str]:
-    """CPU seconds (or with `wall`, wall seconds) of one run of `binary` on `scenario`, pinned to `core` unless it
-    is None, its event/packet-hop counts and (when the binary reports it) its peak memory."""
-    path, threads = split_threads(binary)
+def result_line(path: str, scenario: str, core: int | None) -> tuple[str, re.Match]:
+    """The output of one run of bench binary `path` on `scenario` (`NAME@tN` on N threads), pinned to `core`
+    unless it is None, and its result line's match; a run that fails or prints none ends with one line."""
     pin = (
         (lambda: os.sched_setaffinity(0, {core}))
         if core is not None and hasattr(os, "sched_setaffinity")
         else None
     )
-    out = subprocess.run(
-        [path, scenario + threads], capture_output=True, text=True, preexec_fn=pin, check=False
-    )
+    out = subprocess.run([path, scenario], capture_output=True, text=True, preexec_fn=pin, check=False)
     m = LINE.search(out.stdout)
     if out.returncode != 0 or not m:
-        fail(f"{binary} {scenario}: exit {out.returncode}, no result line: {out.stderr.strip()[:200]}")
-    peak = PEAK.search(out.stdout)
+        fail(f"{path} {scenario}: exit {out.returncode}, no result line: {out.stderr.strip()[:200]}")
+    return out.stdout, m
+
+
+def run_once(binary: str, scenario: str, core: int | None, wall: bool = False) -> tuple[float, str]:
+    """CPU seconds (or with `wall`, wall seconds) of one run of `binary` on `scenario`, pinned to `core` unless it
+    is None, its event/packet-hop counts and (when the binary reports it) its peak memory."""
+    path, threads = split_threads(binary)
+    stdout, m = result_line(path, scenario + threads, core)
+    peak = PEAK.search(stdout)
     memory = f" peak {peak.group(1)} MiB" if peak else ""
     return float(m.group(4) if wall else m.group(3)), f"events {m.group(1)} packet-hops {m.group(2)}{memory}"
 

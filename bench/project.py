@@ -37,13 +37,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
 import statistics
-import subprocess
 from dataclasses import dataclass
 
-from compare import LINE, fail, require_executables
+from compare import fail, require_executables, result_line
 
 RUN = re.compile(r"partitions (\d+) windows (\d+) handovers (\d+) critical ([0-9.]+)%")
 
@@ -51,15 +49,8 @@ RUN = re.compile(r"partitions (\d+) windows (\d+) handovers (\d+) critical ([0-9
 def figures(binary: str, scenario: str, core: int | None = None) -> dict:
     """One run's result line as numbers, pinned to `core` unless it is None (threads take turns when they
     outnumber the cores: of such a run only the counts are used)."""
-    pin = (
-        (lambda: os.sched_setaffinity(0, {core}))
-        if core is not None and hasattr(os, "sched_setaffinity")
-        else None
-    )
-    out = subprocess.run([binary, scenario], capture_output=True, text=True, preexec_fn=pin, check=False)
-    m, run = LINE.search(out.stdout), RUN.search(out.stdout)
-    if out.returncode != 0 or not m:
-        fail(f"{binary} {scenario}: exit {out.returncode}, no result line: {out.stderr.strip()[:200]}")
+    stdout, m = result_line(binary, scenario, core)
+    run = RUN.search(stdout)
     if "@t" in scenario and not run:
         fail(f"{binary} {scenario}: no partitioned engine's figures in its result line")
     return {

@@ -176,6 +176,7 @@ pub(super) struct Block {
     /// The earliest arrival among the packets handed over to other blocks in this window, and the earliest
     /// effect of the packets sent to ports fed from afar (a lookahead after they were sent).
     min_sent: Time,
+    /// The run's lookahead: how long after it is sent a packet for a port fed from afar can first matter.
     lookahead: Time,
     /// The partitions of the block with packets in `fed_out`, and the packets from other blocks' partitions
     /// for its ports fed from afar, with their origins, as taken in (by origin, each origin's in order).
@@ -1371,7 +1372,7 @@ fn balanced_blocks(before: &[u64], threads: usize) -> Vec<usize> {
         let goal = total * t as f64 / threads as f64;
         let lo = bounds[t - 1] + 1;
         let hi = parts - (threads - t);
-        // The cut at or after `lo` whose port count is nearest the goal.
+        // The cut at or after `lo` whose weight before it is nearest the goal.
         let cut = (lo..=hi)
             .min_by(|&a, &b| {
                 let da = (before[a] as f64 - goal).abs();
