@@ -6,7 +6,8 @@
 //!
 //! A scenario name may end in `@tN`: the same scenario on the partitioned engine with N threads (`run.threads`;
 //! `@t1` is the partitioned engine on one thread, the bare name the sequential engine), and then in
-//! `/PARTITION`: how it cuts the fabric (`run.partition`).
+//! `/PARTITION`: how it cuts the fabric (`run.partition`). Besides the named scenarios below, any
+//! `pfabric-fattree-kK-websearch-LOAD-N` (N as `200k`, `1m` or a number) runs pFabric with web-search flows.
 //!
 //! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
 //! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
@@ -110,8 +111,25 @@ fn scenario(name: &str) -> Option<Value> {
         }
         "tcp-fattree1024-smallflows-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
             "workload": small_flows(0.6, 20_000), "scheme": {"name": "tcp"}}),
-        _ => return None,
+        _ => return fat_tree_websearch(name),
     })
+}
+
+/// `pfabric-fattree-kK-websearch-LOAD-N` for any even K, load in (0, 1] and flow count N (`20k`, `1m` or a
+/// number): the fabric sizes and flow counts the moonshot (DESIGN.md section 8) extrapolates over.
+fn fat_tree_websearch(name: &str) -> Option<Value> {
+    let rest = name.strip_prefix("pfabric-fattree-k")?;
+    let (k, rest) = rest.split_once("-websearch-")?;
+    let (load, flows) = rest.split_once('-')?;
+    let (k, load) = (k.parse::<u32>().ok()?, load.parse::<f64>().ok()?);
+    let flows = match flows.as_bytes().last()? {
+        b'k' => flows[..flows.len() - 1].parse::<u64>().ok()? * 1_000,
+        b'm' => flows[..flows.len() - 1].parse::<u64>().ok()? * 1_000_000,
+        _ => flows.parse::<u64>().ok()?,
+    };
+    Some(
+        json!({"topology": {"kind": "fat-tree", "k": k}, "workload": websearch(load, flows), "scheme": {"name": "pfabric"}}),
+    )
 }
 
 /// The paper leaf-spine's web-search flows (load 0.6 of its 144 hosts, the `pfabric-websearch-0.6-*`
@@ -256,6 +274,38 @@ fn main() {
             profiled.profile_parallelism();
             profiled.run();
             print_parallelism(profiled.parallelism().expect("profiled"), ns_per_event, barrier_ns());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fat_tree_web_search_name_reads_as_its_named_scenario() {
+        for (named, flows) in
+            [("pfabric-fattree-k16-websearch-0.6-20k", 20_000), ("pfabric-fattree-k32-websearch-0.6-2k", 2_000)]
+        {
+            let read = fat_tree_websearch(named).expect("a fat-tree web-search name");
+            assert_eq!(read, scenario(named).unwrap());
+            assert_eq!(read["workload"]["flows"], flows);
+        }
+        assert_eq!(scenario("pfabric-fattree-k64-websearch-0.5-1m").unwrap()["workload"]["flows"], 1_000_000);
+        assert_eq!(scenario("pfabric-fattree-k8-websearch-0.6-300").unwrap()["topology"]["k"], 8);
+    }
+
+    #[test]
+    fn a_malformed_name_is_no_scenario() {
+        for name in [
+            "pfabric-fattree-kx-websearch-0.6-20k",
+            "pfabric-fattree-k64-websearch-0.6",
+            "pfabric-fattree-k64-websearch-high-20k",
+            "pfabric-fattree-k64-websearch-0.6-20g",
+            "pfabric-fattree-k64-websearch-0.6-k",
+            "tcp-fattree-k64-websearch-0.6-20k",
+        ] {
+            assert!(scenario(name).is_none(), "{name}");
         }
     }
 }
