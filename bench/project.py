@@ -31,6 +31,13 @@ leaf-spine's on one thread).
 
     cargo build --release -p pfabric-core --example bench
     python bench/project.py target/release/examples/bench pfabric-fattree-k32-websearch-0.6-20k --threads 16 32
+
+A run too long to repeat in interleaved rounds (the moonshot's million flows: hours here) is projected from its
+recorded result lines instead, one run each (`bench/runs/`): the sequential engine's, and any of `@t1`, `@t2`
+and `@tN`. Without `@t1`, one thread is taken to cost what the sequential engine does (0.998x at 100,000 flows
+on k = 64); without `@t2`, `--factor` gives two threads' excess from another run, and only that reading applies.
+
+    python bench/project.py --recorded bench/runs/fattree-k64-websearch-0.6-1m.txt --factor 1.144
 """
 
 from __future__ import annotations
@@ -40,23 +47,25 @@ import math
 import re
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 
-from compare import fail, require_executables, result_line
+from compare import LINE, PEAK, fail, require_executables, result_line
 
 RUN = re.compile(r"partitions (\d+) windows (\d+) handovers (\d+) critical ([0-9.]+)%")
+NAMED = re.compile(r"^(\S+): ")
 
 
-def figures(binary: str, scenario: str, core: int | None = None) -> dict:
-    """One run's result line as numbers, pinned to `core` unless it is None (threads take turns when they
-    outnumber the cores: of such a run only the counts are used)."""
-    stdout, m = result_line(binary, scenario, core)
+def parsed(stdout: str, m: re.Match, where: str) -> dict:
+    """A result line's numbers: `m` is its `LINE` match; a partitioned run's line must carry its figures."""
     run = RUN.search(stdout)
-    if "@t" in scenario and not run:
-        fail(f"{binary} {scenario}: no partitioned engine's figures in its result line")
+    if not run and NAMED.match(stdout) and "@t" in NAMED.match(stdout).group(1):
+        fail(f"{where}: no partitioned engine's figures in its result line")
+    peak = PEAK.search(stdout)
     return {
         "events": int(m.group(1)),
         "cpu": float(m.group(3)),
         "wall": float(m.group(4)),
+        "peak_mib": int(peak.group(1)) if peak else None,
         **(
             {
                 "partitions": int(run.group(1)),
@@ -70,19 +79,61 @@ def figures(binary: str, scenario: str, core: int | None = None) -> dict:
     }
 
 
+def figures(binary: str, scenario: str, core: int | None = None) -> dict:
+    """One run's result line as numbers, pinned to `core` unless it is None (threads take turns when they
+    outnumber the cores: of such a run only the counts are used)."""
+    stdout, m = result_line(binary, scenario, core)
+    if "@t" in scenario and not RUN.search(stdout):
+        fail(f"{binary} {scenario}: no partitioned engine's figures in its result line")
+    return parsed(stdout, m, f"{binary} {scenario}")
+
+
+def recorded(path: str) -> dict[int, dict]:
+    """The result lines recorded in file `path` (lines starting with `#` are notes), by thread count: 0 for
+    the sequential engine's, N for `NAME@tN`'s. One scenario, one line each; anything else ends with one line."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        fail(f"recorded = {path}: cannot be read ({e.strerror})")
+    runs: dict[int, dict] = {}
+    base = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m, name = LINE.search(line), NAMED.match(line)
+        if not m or not name:
+            fail(f"recorded = {path}, line {number}: not a bench result line")
+        scenario, _, threads = name.group(1).partition("@t")
+        threads = threads.partition("/")[0]
+        if not (threads == "" or threads.isdigit()):
+            fail(f"recorded = {path}, line {number}: a thread count must follow @t in {name.group(1)!r}")
+        if base not in (None, scenario):
+            fail(f"recorded = {path}, line {number}: scenario {scenario!r}, the file began with {base!r}")
+        n = int(threads or 0)
+        if n in runs:
+            fail(f"recorded = {path}, line {number}: a second line for {name.group(1)!r}")
+        base, runs[n] = scenario, parsed(line, m, f"recorded = {path}, line {number}")
+    if 0 not in runs:
+        fail(f"recorded = {path}: no line for the sequential engine (a scenario without @t)")
+    return runs
+
+
 @dataclass(frozen=True)
 class Model:
     """The two readings of the module docs, from one thread's and two threads' measurements: `c1` seconds an
     event on one thread, `events`, `windows` and `handovers` of the run, `barrier` seconds a meeting of two,
-    and two threads' wall seconds `wall2` with critical path `critical2` (a share of the events)."""
+    and two threads' wall seconds `wall2` with critical path `critical2` (a share of the events). Where two
+    threads did not run this scenario, `given_factor` is their excess as measured on another run (`wall2` and
+    `critical2` None), and only the factor reading applies."""
 
     c1: float
     events: int
     windows: int
     handovers: int
     barrier: float
-    wall2: float
-    critical2: float
+    wall2: float | None
+    critical2: float | None
+    given_factor: float | None = None
 
     def work(self, critical: float) -> float:
         return self.c1 * self.events * critical
@@ -92,11 +143,15 @@ class Model:
         one meeting a window, over the packets each block takes in from the other (a quarter of them). None
         where there is no excess: two threads ran each event faster than one thread, as on a large fabric
         whose halves fit the caches better than the whole, and crossings explain nothing."""
+        if self.wall2 is None or self.critical2 is None:
+            return None
         excess = self.wall2 - self.work(self.critical2) - self.windows * self.barrier
         return excess / (self.handovers / 4) if excess >= 0 and self.handovers else None
 
     def factor(self) -> float:
-        """Two threads' wall time over their critical events and one meeting a window."""
+        """Two threads' wall time over their critical events and one meeting a window (or the given one)."""
+        if self.given_factor is not None:
+            return self.given_factor
         return self.wall2 / (self.work(self.critical2) + self.windows * self.barrier)
 
     def crossings(self, blocks: int, critical: float) -> float | None:
@@ -113,15 +168,52 @@ class Model:
         return self.factor() * (self.work(critical) + self.windows * self.barrier * blocks / 2)
 
 
+def measured(args: argparse.Namespace) -> tuple[dict[int, dict], list[float], list[float], list[float]]:
+    """Run the bench: the sequential engine, one thread and two in `args.rounds` interleaved rounds (their
+    medians taken), then once on each of `args.threads`. By thread count as `recorded` gives them, each
+    timed run's median in place, and the rounds' values."""
+    require_executables([args.binary])
+    name, _, partition = args.scenario.partition("/")
+    on = lambda threads: f"{name}@t{threads}" + (f"/{partition}" if partition else "")
+    seq, one, two = [], [], []
+    for _ in range(args.rounds):
+        seq.append(figures(args.binary, name, args.core)["cpu"])
+        base = figures(args.binary, on(1), args.core)
+        one.append(base["cpu"])
+        pair = figures(args.binary, on(2))
+        two.append(pair["wall"])
+    runs = {
+        0: {"cpu": statistics.median(seq)},
+        1: {**base, "cpu": statistics.median(one)},
+        2: {**pair, "wall": statistics.median(two)},
+    }
+    for n in args.threads:
+        if n not in runs:
+            runs[n] = figures(args.binary, on(n))
+    return runs, seq, one, two
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("binary", help="the bench binary")
-    ap.add_argument("scenario", help="a bench scenario (a fat-tree's, say), optionally SCENARIO/PARTITION")
+    ap.add_argument("binary", nargs="?", help="the bench binary (not with --recorded)")
+    ap.add_argument(
+        "scenario", nargs="?", help="a bench scenario (a fat-tree's, say), optionally SCENARIO/PARTITION"
+    )
     ap.add_argument("--threads", type=int, nargs="+", default=[16, 32, 64], help="thread counts to project")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the timed runs (default 3)")
     ap.add_argument("--core", type=int, default=1, help="the core the one-thread runs are pinned to")
     ap.add_argument(
         "--barrier-ns", type=float, default=200.0, help="one meeting of two threads, ns (default 200)"
+    )
+    ap.add_argument(
+        "--recorded",
+        metavar="FILE",
+        help="project from the bench result lines recorded in FILE (one run each) instead of running the bench",
+    )
+    ap.add_argument(
+        "--factor",
+        type=float,
+        help="with --recorded and no @t2 line: two threads' excess as a factor, from another run",
     )
     args = ap.parse_args()
     if args.rounds < 1:
@@ -130,36 +222,83 @@ def main() -> None:
         fail(f"barrier-ns = {args.barrier_ns}: a meeting takes 0 ns or more")
     if any(n < 2 for n in args.threads):
         fail(f"threads = {args.threads}: each at least 2")
-    require_executables([args.binary])
-    name, _, partition = args.scenario.partition("/")
-    on = lambda threads: f"{name}@t{threads}" + (f"/{partition}" if partition else "")
+    if args.factor is not None and not (args.factor > 0 and math.isfinite(args.factor)):
+        fail(f"factor = {args.factor}: a positive number")
+    if args.recorded is None:
+        if args.binary is None or args.scenario is None:
+            fail("binary and scenario: both are needed unless --recorded names the runs' lines")
+        if args.factor is not None:
+            fail(f"factor = {args.factor}: only with --recorded (a run here measures two threads)")
+        runs, seq, one, two = measured(args)
+        rounds = [("sequential", seq), ("one thread", one), ("two threads (wall)", two)]
+        title = args.scenario
+    else:
+        if args.binary is not None:
+            fail(f"recorded = {args.recorded}: give the recorded lines or a bench binary, not both")
+        runs = recorded(args.recorded)
+        if 2 in runs and args.factor is not None:
+            fail(f"factor = {args.factor}: {args.recorded} has two threads' line, which gives the factor")
+        if 2 not in runs and args.factor is None:
+            fail(f"recorded = {args.recorded}: no @t2 line; give two threads' excess with --factor")
+        rounds, title = [], args.recorded
+    report(title, runs, rounds, args, sorted(n for n in runs if n >= 2) if args.recorded else args.threads)
 
-    seq, one, two = [], [], []
-    for _ in range(args.rounds):
-        seq.append(figures(args.binary, name, args.core)["cpu"])
-        base = figures(args.binary, on(1), args.core)
-        one.append(base["cpu"])
-        pair = figures(args.binary, on(2))
-        two.append(pair["wall"])
-    e, w, h = base["events"], base["windows"], base["handovers"]
-    c_seq = statistics.median(seq) / e
-    wall2 = statistics.median(two)
-    model = Model(statistics.median(one) / e, e, w, h, args.barrier_ns * 1e-9, wall2, pair["critical"])
 
-    print(f"{args.scenario}: {e:,} events, {base['partitions']} partitions, {w:,} windows, {h:,} handovers")
-    print(
-        f"  sequential {statistics.median(seq):.2f} s CPU ({c_seq * 1e9:.1f} ns an event), one thread "
-        f"{statistics.median(one):.2f} s ({model.c1 / c_seq:.3f}x), two threads {wall2:.2f} s wall "
-        f"({wall2 / statistics.median(seq):.3f} of sequential); medians of {args.rounds} rounds"
+def report(
+    title: str, runs: dict[int, dict], rounds: list, args: argparse.Namespace, threads: list[int]
+) -> None:
+    """Print the inputs and the projection table for `threads` (2 first, where two threads ran)."""
+    parted = next((runs[n] for n in sorted(runs) if n >= 1), None)
+    if parted is None:
+        fail(
+            f"{title}: no partitioned engine's run (a line for @tN) to take the windows and the critical path from"
+        )
+    e, w, h = parted["events"], parted["windows"], parted["handovers"]
+    seq = runs[0]["cpu"]
+    c_seq = seq / e
+    one = runs[1]["cpu"] if 1 in runs else None
+    c1 = one / e if one is not None else c_seq
+    pair = runs.get(2)
+    model = Model(
+        c1,
+        e,
+        w,
+        h,
+        args.barrier_ns * 1e-9,
+        pair["wall"] if pair else None,
+        pair["critical"] if pair else None,
+        args.factor,
     )
-    for label, values in (("sequential", seq), ("one thread", one), ("two threads (wall)", two)):
-        print(f"  {label}, each round: " + " ".join(f"{v:.2f}" for v in values))
+    print(f"{title}: {e:,} events, {parted['partitions']} partitions, {w:,} windows, {h:,} handovers")
     print(
-        f"  barrier {args.barrier_ns:.0f} ns a round; fitted: a factor of {model.factor():.3f} on every block's "
+        f"  sequential {seq:.2f} s CPU ({c_seq * 1e9:.1f} ns an event), one thread "
+        + (f"{one:.2f} s ({c1 / c_seq:.3f}x)" if one is not None else "taken as the sequential engine")
+        + (
+            f", two threads {pair['wall']:.2f} s wall ({pair['wall'] / seq:.3f} of sequential)"
+            if pair
+            else ", two threads not run here"
+        )
+        + (f"; medians of {args.rounds} rounds" if rounds else "")
+    )
+    for label, values in rounds:
+        print(f"  {label}, each round: " + " ".join(f"{v:.2f}" for v in values))
+    peaks = [
+        f"{({0: 'sequential', 1: 'one thread'}).get(n, f'{n} threads')} {r['peak_mib']} MiB"
+        for n, r in sorted(runs.items())
+        if r.get("peak_mib")
+    ]
+    if peaks and not rounds:
+        print("  peak resident: " + ", ".join(peaks))
+    print(
+        f"  barrier {args.barrier_ns:.0f} ns a round; "
+        + ("given" if args.factor is not None else "fitted")
+        + f": a factor of {model.factor():.3f} on every block's "
         + (
             f"work, or {cost * 1e9:.0f} ns per packet taken in from another block"
             if (cost := model.per_crossing()) is not None
             else "work (two threads ran each event faster than one: no cost left for crossings)"
+            if pair
+            else "work (two threads' excess on another run: no cost of crossings fitted)"
         )
     )
     print()
@@ -168,8 +307,8 @@ def main() -> None:
         "| speed-up | projected wall: two threads' excess as a factor, N / 2 meetings | speed-up |"
     )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n in [2, *args.threads]:
-        fig = pair if n == 2 else figures(args.binary, on(n))
+    for n in ([2] if pair else []) + [t for t in threads if t != 2]:
+        fig = runs[n]
         blocks = min(n, fig["partitions"])
         fast, slow = model.crossings(blocks, fig["critical"]), model.scaled(blocks, fig["critical"])
         by_crossings = "- | -" if fast is None else f"{fast:.2f} s | {c_seq * e / fast:.2f}"

@@ -62,3 +62,77 @@ def test_bad_arguments_are_one_line_and_status_2(tmp_path):
     ]:
         out = run_script("project.py", *args)
         assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+
+
+def line(name: str, cpu: str, critical: str = "0.0", partitions: int = 4) -> str:
+    """A result line as the bench prints it, for the stand-in run of `fake_bench`."""
+    return (
+        f"{name}: partitions {partitions} windows 1000 handovers 400000 critical {critical}%  flows 10/10  "
+        f"events 1000000  packet-hops 900000  cpu {cpu} s  wall {cpu} s  peak 5 MiB"
+    )
+
+
+def test_recorded_lines_project_as_the_runs_they_record(tmp_path):
+    # The same runs as `fake_bench`'s, one line each and a note: the same table.
+    lines = tmp_path / "runs.txt"
+    lines.write_text(
+        "# one run each\n"
+        + "\n".join(
+            [line("s", "1.00", partitions=0), line("s@t1", "1.10", "100.0"), line("s@t2", "0.70", "55.0")]
+            + [line("s@t4", "9", "30.0"), line("s@t8", "9", "20.0")]
+        )
+        + "\n"
+    )
+    out = run_script("project.py", "--recorded", str(lines))
+    assert out.returncode == 0, out.stderr
+    assert "a factor of 1.157 on every block's work, or 948 ns per packet" in out.stdout
+    assert "peak resident: sequential 5 MiB, one thread 5 MiB, 2 threads 5 MiB" in out.stdout
+    rows = [r.split(" | ") for r in out.stdout.splitlines() if r.startswith("| ") and r[2].isdigit()]
+    assert [r[0].lstrip("| ") for r in rows] == ["2", "4", "8"]
+    assert rows[0][4:] == ["0.70 s", "1.43", "0.70 s", "1.43 |"]
+    assert rows[1][1:] == ["4", "30.0%", "3.33", "0.40 s", "2.49", "0.38 s", "2.62 |"]
+
+
+def test_a_long_run_without_two_threads_takes_their_factor_from_another(tmp_path):
+    # No @t1 (one thread costs the sequential engine's 1 us an event) and no @t2: a factor of 1.2 on 0.30 s of
+    # critical events and 1,000 meetings of two rounds (0.4 ms) is 0.3605 s, a speed-up of 2.77; no crossings.
+    lines = tmp_path / "runs.txt"
+    lines.write_text(line("s", "1.00", partitions=0) + "\n" + line("s@t4", "9", "30.0") + "\n")
+    out = run_script("project.py", "--recorded", str(lines), "--factor", "1.2")
+    assert out.returncode == 0, out.stderr
+    assert "one thread taken as the sequential engine, two threads not run here" in out.stdout
+    assert "given: a factor of 1.200" in out.stdout
+    rows = [r.split(" | ") for r in out.stdout.splitlines() if r.startswith("| ") and r[2].isdigit()]
+    assert rows == [["| 4", "4", "30.0%", "3.33", "-", "-", "0.36 s", "2.77 |"]]
+
+
+def test_recorded_lines_that_cannot_be_projected_are_one_line_and_status_2(tmp_path):
+    def recorded(*lines: str) -> str:
+        path = tmp_path / f"runs{len(list(tmp_path.iterdir()))}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+
+    seq, four = line("s", "1.00", partitions=0), line("s@t4", "9", "30.0")
+    bench = str(fake_bench(tmp_path))
+    for args, says in [
+        (["--recorded", recorded(four), "--factor", "1.2"], "no line for the sequential engine"),
+        (["--recorded", recorded(seq, four)], "no @t2 line; give two threads' excess with --factor"),
+        (["--recorded", recorded(seq, "hello")], "line 2: not a bench result line"),
+        (["--recorded", recorded(seq, four.replace("s@t4", "t@t4")), "--factor", "1"], "scenario 't'"),
+        (["--recorded", recorded(seq, four, four), "--factor", "1"], "a second line for 's@t4'"),
+        (
+            ["--recorded", recorded(seq, line("s@t2", "0.7", "55.0")), "--factor", "1"],
+            "has two threads' line",
+        ),
+        (["--recorded", recorded(seq), "--factor", "1"], "no partitioned engine's run"),
+        (["--recorded", str(tmp_path / "none.txt"), "--factor", "1"], "cannot be read"),
+        (["--recorded", recorded(seq, four), "--factor", "-1"], "factor = -1.0"),
+        ([bench, "s", "--recorded", recorded(seq, four)], "not both"),
+        ([bench], "both are needed"),
+        ([bench, "s", "--factor", "1.1"], "only with --recorded"),
+    ]:
+        out = run_script("project.py", *args)
+        assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr, (
+            args,
+            out.stderr,
+        )
