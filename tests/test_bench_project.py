@@ -125,6 +125,10 @@ def test_recorded_lines_that_cannot_be_projected_are_one_line_and_status_2(tmp_p
             "has two threads' line",
         ),
         (["--recorded", recorded(seq), "--factor", "1"], "no partitioned engine's run"),
+        (
+            ["--recorded", recorded(seq, "s@t4: " + seq.split("critical 0.0%  ")[1]), "--factor", "1"],
+            "no partitioned engine's figures",
+        ),
         (["--recorded", str(tmp_path / "none.txt"), "--factor", "1"], "cannot be read"),
         (["--recorded", recorded(seq, four), "--factor", "-1"], "factor = -1.0"),
         ([bench, "s", "--recorded", recorded(seq, four)], "not both"),
