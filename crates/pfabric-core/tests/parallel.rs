@@ -131,11 +131,14 @@ fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
 /// stream. On each, one and three threads agree to the byte; a run that drains conserves packets and every
 /// flow's slowdown is at least 1; a run cut short still accounts for every packet sent; every port's mean
 /// queue lies between empty and its deepest. 24 cases here (about 20 s), `PFABRIC_PARALLEL_CASES` more
-/// (`make fuzz`: 1,000), and `PFABRIC_PARALLEL_SEED` draws other scenarios than the stream's default (2026).
+/// (`make fuzz`: 1,000), `PFABRIC_PARALLEL_SEED` draws other scenarios than the stream's default (2026), and
+/// `PFABRIC_PARALLEL_FROM` starts at a later case (the ones before it drawn, not run).
 #[test]
 fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
     let cases: u64 = std::env::var("PFABRIC_PARALLEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24);
     let seed = std::env::var("PFABRIC_PARALLEL_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026);
+    // (`PFABRIC_PARALLEL_FROM`: the first case run, the ones before it drawn and skipped, to rerun a failure.)
+    let from: u64 = std::env::var("PFABRIC_PARALLEL_FROM").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut rng = Rng::new(seed);
     let topologies = [
         leaf_spine(),
@@ -157,6 +160,9 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         let limit = if rng.below(3) == 0 { Some(0.0001 + rng.below(20) as f64 * 0.0001) } else { None };
         // An event budget that may stop the run: checked between windows, on the same totals on any thread.
         let budget = if rng.below(4) == 0 { Some(2_000 + rng.below(20_000)) } else { None };
+        if case < from {
+            continue;
+        }
         let label = format!(
             "seed {seed} case {case}: {topology} {scheme} {partition} load {load} {flows} flows limit {limit:?} budget {budget:?}"
         );
