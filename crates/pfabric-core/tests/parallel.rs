@@ -137,7 +137,6 @@ fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
 fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
     let cases: u64 = std::env::var("PFABRIC_PARALLEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24);
     let seed = std::env::var("PFABRIC_PARALLEL_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026);
-    // (`PFABRIC_PARALLEL_FROM`: the first case run, the ones before it drawn and skipped, to rerun a failure.)
     let from: u64 = std::env::var("PFABRIC_PARALLEL_FROM").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut rng = Rng::new(seed);
     let topologies = [
