@@ -279,7 +279,7 @@ def test_pfabric_run_threads_counts_as_run_threads_for_a_files_partition(tmp_pat
 
 
 def test_run_threads_on_a_scenario_that_runs_sequentially_says_so(tmp_path, pfabric_env):
-    """Homa (like the ideal, PDQ, pHost, NDP, sampling and arrival logs) runs on the sequential engine whatever
+    """Homa (like the ideal, PDQ, NDP, sampling and arrival logs) runs on the sequential engine whatever
     run.threads says: the run warns, in the summary and on the terminal, and its results are the sequential
     engine's (regression: it said nothing, and a user who asked for threads could not tell)."""
     body = '[workload]\nflows = 30\n[scheme]\nname = "homa"\n'
@@ -295,9 +295,12 @@ def test_run_threads_on_a_scenario_that_runs_sequentially_says_so(tmp_path, pfab
     assert plain.returncode == 0, plain.stderr
     assert (t2 / "flows.parquet").read_bytes() == (seq / "flows.parquet").read_bytes()
     assert not json.loads((seq / "summary.json").read_text())["summary"]["warnings"]
-    # A scenario the partitioned engine runs gets no such warning.
-    dctcp = pfabric.run({"workload": {"flows": 30}, "scheme": {"name": "dctcp"}, "run": {"threads": 2}})
-    assert dctcp.stats["partitions"] > 0 and not any("run.threads" in w for w in dctcp.summary["warnings"])
+    # A scenario the partitioned engine runs gets no such warning: a sender-driven scheme, or pHost.
+    for name in ("dctcp", "phost"):
+        ran = pfabric.run({"workload": {"flows": 30}, "scheme": {"name": name}, "run": {"threads": 2}})
+        assert ran.stats["partitions"] > 0, name
+        assert not any("run.threads" in w for w in ran.summary["warnings"]), name
+        assert ran.stats["flows_finished"] == 30, name
 
 
 # --- 4. load calibration ------------------------------------------------------------------------------------

@@ -954,8 +954,9 @@ class Run(_Section):
         "partitions fixed by the topology (run.partition) and run side by side in windows of the least delay "
         "of a cut link; every thread count gives byte-identical results, which differ from the sequential "
         "engine's only in how equal times and random route draws fall. Unset: the sequential engine. "
-        "Scenarios that need the whole fabric at one instant (ideal, pdq, phost, homa, ndp, throughput sampling, "
-        "arrival logs) run sequentially whatever this says (stats: partitions = 0; the summary warns).",
+        "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs), and "
+        "homa and ndp (whose packets carry the field a handover between partitions uses), run sequentially "
+        "whatever this says (stats: partitions = 0; the summary warns). phost runs partitioned.",
     )
     partition: Literal["groups", "racks", "hosts", "nodes"] | None = Field(
         None,

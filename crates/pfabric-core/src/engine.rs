@@ -1378,21 +1378,13 @@ impl Simulation {
         } else {
             self.counters.control_packets_delivered += 1;
         }
-        let mut slot = self.slot_of[pkt.flow as usize];
-        // Whether this is a flow's receiving half in a partition apart from its sender's.
-        let mut half = false;
-        if self.block.is_some() {
-            let rx = self.rx_slot_of[pkt.flow as usize];
-            if rx != ONE_PARTITION {
-                half = true;
-                if let Some(noted) = parallel::retired(rx) {
-                    self.answer_late_copy(id, pkt, noted);
-                    return;
-                }
-                // The receiving half, made when the flow's first packet arrives here.
-                slot = if rx == NO_SLOT { self.open_receiver(pkt.flow) } else { rx };
+        let (slot, half) = match self.receiving_half(pkt.flow) {
+            Ok(found) => found,
+            Err(noted) => {
+                self.answer_late_copy(id, pkt, noted);
+                return;
             }
-        }
+        };
         if slot == NO_SLOT {
             self.pool.release(id);
             return; // a late copy for a flow whose sender already closed
@@ -1437,6 +1429,24 @@ impl Simulation {
             self.retire_receiver(pkt.flow, slot);
         }
         self.answer_in_place(id, ack, pkt.dst);
+    }
+
+    /// The slot of the connection whose receiver takes flow `flow`'s packets here ([`NO_SLOT`]: the flow
+    /// closed), and whether it is a receiving half in a partition apart from the sender's (made when the flow's
+    /// first packet arrives); or, for a receiving half already retired, where its counts were noted.
+    #[inline(always)]
+    fn receiving_half(&mut self, flow: u32) -> Result<(u32, bool), usize> {
+        if self.block.is_some() {
+            let rx = self.rx_slot_of[flow as usize];
+            if rx != ONE_PARTITION {
+                if let Some(noted) = parallel::retired(rx) {
+                    return Err(noted);
+                }
+                let slot = if rx == NO_SLOT { self.open_receiver(flow) } else { rx };
+                return Ok((slot, true));
+            }
+        }
+        Ok((self.slot_of[flow as usize], false))
     }
 
     /// Host `host` sends `ack` in the pool slot `id` of the packet it answers: no release, allocation or copy

@@ -72,6 +72,8 @@ fn every_thread_count_gives_the_same_bytes() {
         (fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
         (json!({"kind": "dumbbell", "hosts_per_side": 4}), json!({"name": "pfabric"}), "nodes"),
         (leaf_spine(), json!({"name": "tcp"}), "hosts"),
+        (leaf_spine(), json!({"name": "phost"}), "hosts"),
+        (fat_tree(4, "spray"), json!({"name": "phost"}), "nodes"),
         // 200 partitions: each block's mail comes from origins named in several 64-bit words.
         (
             json!({"kind": "leaf-spine", "leaves": 200, "spines": 2, "hosts_per_leaf": 2}),
@@ -118,8 +120,29 @@ fn a_lone_flow_takes_its_ideal_fct_across_partitions() {
 }
 
 #[test]
+fn a_lone_phost_flow_takes_the_same_time_across_partitions_as_sequentially() {
+    // pHost's hosts run partitioned: the RTS, the tokens back and the granted packets cross cut links, each
+    // host keeping its scheduler or store. Alone, a flow meets nothing a partition could order otherwise.
+    for (topology, src, dst) in [(leaf_spine(), 0, 143), (leaf_spine(), 0, 1), (fat_tree(4, "ecmp"), 0, 15)] {
+        for packets in [1u64, 12, 13, 20, 100, 300] {
+            let workload = trace(&[(0.0, src, dst, packets * 1460)]);
+            let scheme = json!({"name": "phost"});
+            let sequential = run(config(&topology, &workload, &scheme, json!({}), 1));
+            for partition in ["hosts", "nodes"] {
+                let sim = run(config(&topology, &workload, &scheme, json!({"threads": 2, "partition": partition}), 1));
+                let label = format!("{topology} {src}->{dst} {packets} packets, {partition}");
+                assert!(sim.partitions() > 1, "{label}");
+                let (f, g) = (&sim.flows()[0], &sequential.flows()[0]);
+                assert_eq!((f.finish - f.start, f.ideal_fct), (g.finish - g.start, g.ideal_fct), "{label}");
+                check_conservation(&sim, &label);
+            }
+        }
+    }
+}
+
+#[test]
 fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
-    for scheme in [json!({"name": "ideal"}), json!({"name": "pdq"})] {
+    for scheme in [json!({"name": "ideal"}), json!({"name": "pdq"}), json!({"name": "homa"}), json!({"name": "ndp"})] {
         let cfg = config(&leaf_spine(), &poisson(0.5, 50), &scheme, json!({"threads": 2}), 1);
         assert_eq!(run(cfg).partitions(), 0, "{scheme}");
     }
@@ -148,7 +171,7 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         json!({"kind": "dumbbell", "hosts_per_side": 3}),
         star(6),
     ];
-    let schemes = ["pfabric", "tcp", "dctcp", "pifo", "sp-pifo", "aifo", "afq", "pfabric-linerate"];
+    let schemes = ["pfabric", "tcp", "dctcp", "pifo", "sp-pifo", "aifo", "afq", "pfabric-linerate", "phost"];
     let partitions = ["groups", "racks", "hosts", "nodes"];
     for case in 0..cases {
         let topology = &topologies[rng.below(topologies.len() as u64) as usize];

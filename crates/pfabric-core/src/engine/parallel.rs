@@ -38,13 +38,16 @@
 //! per-window counters below.
 //!
 //! What stays sequential, and why: the flow-level Ideal (one central scheduler over every flow), PDQ (its
-//! per-flow rate state sits on the ports of the whole path), throughput sampling and arrival logs (they
-//! read every tracked flow at one instant). A scenario that asks for any of them runs on the sequential engine
+//! per-flow rate state sits on the ports of the whole path), Homa and NDP (their packets carry a rate
+//! header's field, which a handover carries its time and node in), throughput sampling and arrival logs (they
+//! read every tracked flow at one instant). pHost runs partitioned: each host's token scheduler and store are
+//! its own, and a flow's halves are those of the sender-driven schemes. A scenario that asks for any of them runs on the sequential engine
 //! whatever `run.threads` says. Flows are drawn up front and their rows (ideal FCT, deadline) made before the
 //! run; each partition starts the flows its hosts send. A flow whose receiver is in another partition has
 //! there a receiving half, made when its first packet arrives and retired once it holds every packet: its
 //! out-of-order count is noted then and its slot freed. Copies that arrive later are acknowledged as the half
-//! would have acknowledged them, and a first transmission among them still counts as out of order.
+//! would have acknowledged them (pHost's hosts acknowledge a flow's last packet once: never), and a first
+//! transmission among them still counts as out of order.
 //! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
 
 use std::cell::UnsafeCell;
@@ -69,10 +72,7 @@ use crate::workload::{Arrivals, FlowSpec};
 pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
     !cfg.scheme.flow_level
         && !matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
-        && !matches!(
-            cfg.scheme.transport.protocol,
-            crate::transport::Protocol::Phost | crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp
-        )
+        && !matches!(cfg.scheme.transport.protocol, crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp)
         && (cfg.measure.sample_interval.is_none() || cfg.measure.track_flows == 0)
         && !cfg.measure.log_arrivals
 }

@@ -2,7 +2,9 @@
 //! host for each (`EventKind::HostTick`). The decisions are `transport::phost`'s; here packets are made, sent
 //! and timed. A flow's sender half is still its `Connection`'s `Sender` (its scoreboard, its free packets, the
 //! final ACK that closes it); its receiver half is the generic `Receiver` (what arrived, when it completes)
-//! and the receiving host's scheduler (what to grant next). Sequential runs only (see `parallel::partitionable`).
+//! and the receiving host's scheduler (what to grant next). Every piece of state belongs to one host, so a
+//! partitioned run keeps each where its host runs: the sending half and the token store at the sender, the
+//! receiving half (`Simulation::receiving_half`) and the scheduler at the receiver.
 
 use super::host_timers::HostTimers;
 use super::Simulation;
@@ -158,7 +160,7 @@ impl Simulation {
         // A token's lifetime runs from its arrival (the sender's clock), as the authors' hosts keep it: from its
         // sending, every token would expire on the way across the fabric.
         let expires = self.now + ph.params.token_expiry;
-        let index = grant.rate_bps as u32;
+        let index = grant.payload;
         ph.tx[grant.dst as usize].add(Token { flow: grant.flow, seq: grant.seq, expires, index }, remaining);
         let now = self.now;
         self.phost_arm(grant.dst, SEND, now);
@@ -173,7 +175,10 @@ impl Simulation {
         } else {
             self.counters.data_packets_delivered += 1;
         }
-        let slot = self.slot_of[pkt.flow as usize];
+        let (slot, half) = match self.receiving_half(pkt.flow) {
+            Ok(found) => found,
+            Err(noted) => return self.phost_late_copy(id, pkt, noted),
+        };
         if slot == super::NO_SLOT {
             self.pool.release(id);
             return; // a late copy for a finished flow
@@ -228,8 +233,14 @@ impl Simulation {
             return;
         }
         if self.fct_end == crate::config::FctEnd::Delivered {
-            self.flows[pkt.flow as usize].finish = self.now;
-            self.counters.flows_finished += 1;
+            self.complete(pkt.flow);
+        }
+        #[cfg(test)]
+        let retire = !self.keep_receivers;
+        #[cfg(not(test))]
+        let retire = true;
+        if half && retire {
+            self.retire_receiver(pkt.flow, slot);
         }
         // The ACK takes over the data packet's slot.
         let ack = super::ack_for(&pkt, cum, self.transport.format);
@@ -237,6 +248,22 @@ impl Simulation {
         self.counters.control_packets_sent += 1;
         let port = self.topo.nic_port(node);
         self.enqueue(port, id);
+    }
+
+    /// A partitioned run: packet `id` (`pkt`) arrives for a flow whose receiving half here was retired, its
+    /// counts noted at `noted` (`Simulation::retire_receiver`). The half held every packet, so this is old
+    /// news, taken as that half would have taken it: counted (a first transmission as out of order), not
+    /// acknowledged (pHost acknowledges a flow's last packet once), and no token is granted for it.
+    #[cold]
+    #[inline(never)]
+    fn phost_late_copy(&mut self, id: crate::net::packet::PacketId, pkt: Packet, noted: usize) {
+        if pkt.kind == PacketKind::Data {
+            if !pkt.retransmit {
+                self.block.as_mut().unwrap().counts[noted].3 += 1;
+            }
+            self.counters.note_received(false, pkt.payload);
+        }
+        self.pool.release(id);
     }
 
     /// The flow closed at its sender: its unspent tokens go.
@@ -247,12 +274,12 @@ impl Simulation {
     }
 }
 
-/// A token on the wire: header-size, ahead of data; its `rate_bps` field carries the token's number (pHost has
-/// no rates).
+/// A token on the wire: header-size, ahead of data; its `payload` field carries the token's number (a token
+/// carries no data; its rate header stays empty, which a partitioned run's handover needs).
 fn grant_packet(token: Token, from: u32, to: u32, remaining: u32, now: Time, wire: u32) -> Packet {
     Packet {
         ack: remaining,
-        rate_bps: token.index as u64,
+        payload: token.index,
         ..Packet::header(PacketKind::Grant, token.flow, token.seq, from, to, now, wire)
     }
 }
