@@ -279,10 +279,10 @@ def test_pfabric_run_threads_counts_as_run_threads_for_a_files_partition(tmp_pat
 
 
 def test_run_threads_on_a_scenario_that_runs_sequentially_says_so(tmp_path, pfabric_env):
-    """Homa (like the ideal, PDQ, NDP, sampling and arrival logs) runs on the sequential engine whatever
+    """PDQ (like the ideal, sampling, arrival logs and NDP with hosts apart) runs on the sequential engine whatever
     run.threads says: the run warns, in the summary and on the terminal, and its results are the sequential
     engine's (regression: it said nothing, and a user who asked for threads could not tell)."""
-    body = '[workload]\nflows = 30\n[scheme]\nname = "homa"\n'
+    body = '[workload]\nflows = 30\n[scheme]\nname = "pdq"\n'
     (tmp_path / "s.toml").write_text(body)
     scenario, t2, seq = str(tmp_path / "s.toml"), tmp_path / "t2", tmp_path / "seq"
     asked = pfabric_cli(pfabric_env, "run", scenario, "-o", str(t2), "--threads", "2")
@@ -295,8 +295,15 @@ def test_run_threads_on_a_scenario_that_runs_sequentially_says_so(tmp_path, pfab
     assert plain.returncode == 0, plain.stderr
     assert (t2 / "flows.parquet").read_bytes() == (seq / "flows.parquet").read_bytes()
     assert not json.loads((seq / "summary.json").read_text())["summary"]["warnings"]
-    # A scenario the partitioned engine runs gets no such warning: a sender-driven scheme, or pHost.
-    for name in ("dctcp", "phost"):
+    # NDP returns headers to their senders from the switches at once, which hosts apart cannot carry.
+    ndp = {"workload": {"flows": 30}, "scheme": {"name": "ndp"}}
+    apart = pfabric.run({**ndp, "run": {"threads": 2, "partition": "hosts"}})
+    assert apart.stats["partitions"] == 0 and any(
+        "NDP with hosts apart" in w for w in apart.summary["warnings"]
+    )
+    # A scenario the partitioned engine runs gets no such warning: a sender-driven scheme, or a receiver-driven
+    # one (NDP cut by racks where it is not told how).
+    for name in ("dctcp", "phost", "homa", "ndp"):
         ran = pfabric.run({"workload": {"flows": 30}, "scheme": {"name": name}, "run": {"threads": 2}})
         assert ran.stats["partitions"] > 0, name
         assert not any("run.threads" in w for w in ran.summary["warnings"]), name

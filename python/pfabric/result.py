@@ -184,8 +184,9 @@ class RunResult:
             # instant (`parallel::partitionable`): say so, since the user asked for the other engine.
             summary["warnings"].append(
                 f"run.threads = {scenario.run.threads} has no effect here: this scenario needs the whole fabric "
-                "at one instant (the flow-level ideal, PDQ, throughput sampling or arrival logs) or runs Homa or "
-                "NDP, so it ran on the sequential engine, whose results these are"
+                "at one instant (the flow-level ideal, PDQ, throughput sampling or arrival logs) or runs NDP with "
+                'hosts apart (run.partition = "hosts"), so it ran on the sequential engine, whose results '
+                "these are"
             )
         return cls(
             scenario=scenario,

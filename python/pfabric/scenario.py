@@ -955,8 +955,8 @@ class Run(_Section):
         "of a cut link; every thread count gives byte-identical results, which differ from the sequential "
         "engine's only in how equal times and random route draws fall. Unset: the sequential engine. "
         "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs), and "
-        "homa and ndp (whose packets carry the field a handover between partitions uses), run sequentially "
-        "whatever this says (stats: partitions = 0; the summary warns). phost runs partitioned.",
+        'ndp with hosts apart (run.partition = "hosts": its switches return a header to its sender at once), '
+        "run sequentially whatever this says (stats: partitions = 0; the summary warns).",
     )
     partition: Literal["groups", "racks", "hosts", "nodes"] | None = Field(
         None,
@@ -964,7 +964,8 @@ class Run(_Section):
         "reach some but not all of them: a fat-tree's pods, a leaf-spine's racks), racks, hosts (the "
         "switches together, each rack's hosts apart with the switch ports down to them: only host links are "
         "cut, whose delay bounds the windows), or nodes (every node on its own, every link cut: for tests, "
-        "fabrics of at most 1024 nodes). Unset: groups on a fat-tree, hosts on other fabrics (what measured fastest). Used with "
+        "fabrics of at most 1024 nodes). Unset: groups on a fat-tree, hosts on other fabrics (what measured fastest), racks for ndp "
+        "there. Used with "
         "run.threads only.",
     )
 

@@ -7,7 +7,8 @@
 //! A scenario name may end in `@tN`: the same scenario on the partitioned engine with N threads (`run.threads`;
 //! `@t1` is the partitioned engine on one thread, the bare name the sequential engine), and then in
 //! `/PARTITION`: how it cuts the fabric (`run.partition`). Besides the named scenarios below, any
-//! `pfabric-fattree-kK-websearch-LOAD-N` (N as `200k`, `1m` or a number) runs pFabric with web-search flows.
+//! `pfabric-fattree-kK-websearch-LOAD-N` (N as `200k`, `1m` or a number) runs pFabric with web-search flows, and
+//! `phost-`, `homa-` or `ndp-fattree-...` the receiver-driven schemes on the same.
 //!
 //! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
 //! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
@@ -96,13 +97,16 @@ fn scenario(name: &str) -> Option<Value> {
     })
 }
 
-/// `pfabric-fattree-kK-websearch-LOAD-N`: pFabric with web-search flows at load LOAD on a k = K fat-tree, N flows
-/// (`20k`, `1m` or a number). The issue "Scale" fabrics run the same 20,000 flows on 1,024, 8,192 and 65,536
+/// `SCHEME-fattree-kK-websearch-LOAD-N`: pFabric (or `phost`, `homa`, `ndp`) with web-search flows at load LOAD
+/// on a k = K fat-tree, N flows (`20k`, `1m` or a number). The issue "Scale" fabrics run the same 20,000 flows on 1,024, 8,192 and 65,536
 /// hosts (`-k16-`, `-k32-`, `-k64-websearch-0.6-20k`: cost per packet-hop against size); `-1k` on k = 16 is
 /// short enough to count instructions under callgrind, `-5k` and `-2k` on k = 32 compare builds' cache work in
 /// less than the 20k run's minute; the moonshot (DESIGN.md section 8) measures k = 64 at 100k and 200k.
 fn fat_tree_websearch(name: &str) -> Option<Value> {
-    let rest = name.strip_prefix("pfabric-fattree-k")?;
+    let (scheme, rest) = name.split_once("-fattree-k")?;
+    if !["pfabric", "phost", "homa", "ndp"].contains(&scheme) {
+        return None;
+    }
     let (k, rest) = rest.split_once("-websearch-")?;
     let (load, flows) = rest.split_once('-')?;
     let (k, load) = (k.parse::<u32>().ok()?, load.parse::<f64>().ok()?);
@@ -112,7 +116,7 @@ fn fat_tree_websearch(name: &str) -> Option<Value> {
         _ => flows.parse::<u64>().ok()?,
     };
     Some(
-        json!({"topology": {"kind": "fat-tree", "k": k}, "workload": websearch(load, flows), "scheme": {"name": "pfabric"}}),
+        json!({"topology": {"kind": "fat-tree", "k": k}, "workload": websearch(load, flows), "scheme": {"name": scheme}}),
     )
 }
 
@@ -283,6 +287,8 @@ mod tests {
             let want = json!({"topology": {"kind": "fat-tree", "k": k}, "workload": websearch(load, flows), "scheme": {"name": "pfabric"}});
             assert_eq!(scenario(name), Some(want), "{name}");
         }
+        let homa = json!({"topology": {"kind": "fat-tree", "k": 16}, "workload": websearch(0.6, 5_000), "scheme": {"name": "homa"}});
+        assert_eq!(scenario("homa-fattree-k16-websearch-0.6-5k"), Some(homa));
     }
 
     #[test]

@@ -758,9 +758,11 @@ impl ScenarioConfig {
         use crate::net::partition::{PartitionKind, MAX_NODE_PARTITIONS};
         let partition = match run.get("partition") {
             // Unset: what runs fastest on the kind of fabric (bench/RESULTS.md, seventh session): a fat-tree's
-            // pods; elsewhere hosts apart from switches, whose long host links make long windows.
+            // pods; elsewhere hosts apart from switches, whose long host links make long windows, but for NDP,
+            // which cannot run so (`engine::parallel::partitionable`): its racks.
             None | Some(Value::Null) => match topology.kind {
                 TopologyKind::FatTree { .. } => PartitionKind::Groups,
+                _ if scheme.transport.protocol == crate::transport::Protocol::Ndp => PartitionKind::Racks,
                 _ => PartitionKind::Hosts,
             },
             Some(Value::String(name)) => match PartitionKind::parse(name) {

@@ -1154,6 +1154,10 @@ impl Simulation {
         }
         debug_assert_eq!(ps.queued_bytes, ps.queue.bytes());
         ps.max_queue_bytes = ps.max_queue_bytes.max(ps.queued_bytes);
+        if ps.peer_part != LOCAL {
+            // As `enqueue` does for any other port: a partitioned run brings a cut port up to date itself.
+            self.queued_at_cut_port(port);
+        }
         if let Some(id) = returned {
             self.ndp_return_to_sender(port, id);
         }

@@ -2,7 +2,9 @@
 //! (`EventKind::HostTick`): the next send once its NIC drains, and the next check for silent messages. The
 //! decisions are `transport::homa`'s; here packets are made, sent and timed. A message's sender half is its
 //! `Connection`'s `Sender` (its scoreboard, closed by the receiver's final ACK); its receiver half is the
-//! generic `Receiver` and the receiving host's scheduler. Sequential runs only (see `parallel::partitionable`).
+//! generic `Receiver` and the receiving host's scheduler. Every piece of state is one host's, so a partitioned
+//! run keeps each where its host runs: the sending half and the outbox at the sender, the receiving half
+//! (`Simulation::receiving_half`) and the scheduler at the receiver.
 
 use super::host_timers::HostTimers;
 use super::Simulation;
@@ -39,6 +41,12 @@ impl HomaHosts {
     /// The hosts of a run of `cfg` on `topo`: its parameters follow the fabric (RTTbytes from the grant loop
     /// over the longest path) and the workload (priority cutoffs from the first of its messages).
     pub(super) fn for_run(cfg: &ScenarioConfig, topo: &Topology, arrivals: &Arrivals) -> Box<Self> {
+        Self::new(topo.hosts, Self::params_for_run(cfg, topo, arrivals))
+    }
+
+    /// The run's parameters: priority cutoffs from the workload's first messages (before any is drawn), the
+    /// fabric's grant loop. A partitioned run finds them once and gives every block hosts with them.
+    pub(super) fn params_for_run(cfg: &ScenarioConfig, topo: &Topology, arrivals: &Arrivals) -> HomaParams {
         let format = cfg.scheme.transport.format;
         let npkts: Vec<u32> = arrivals
             .first_sizes(SIZE_SAMPLE)
@@ -49,11 +57,10 @@ impl HomaHosts {
         let grant_loop = full_packet_trip_ps(topo, 0, far, format) + ack_return_ps(topo, 0, far, format);
         let packet_time = serialization_ps(format.full_wire_bytes() as u64, cfg.topology.links.host_rate_bps);
         let timer_seed = stream_seed(cfg.seed, "homa-timers");
-        let params = cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time, timer_seed);
-        Self::new(topo.hosts, params)
+        cfg.scheme.transport.homa.params(&npkts, grant_loop, packet_time, timer_seed)
     }
 
-    fn new(hosts: u32, params: HomaParams) -> Box<Self> {
+    pub(super) fn new(hosts: u32, params: HomaParams) -> Box<Self> {
         let n = hosts as usize;
         Box::new(HomaHosts {
             params,
@@ -177,7 +184,7 @@ impl Simulation {
             to: pkt.dst,
             offset: pkt.seq,
             priority: pkt.ack as u64,
-            resend: pkt.retransmit.then_some(pkt.rate_bps as u32),
+            resend: pkt.retransmit.then_some(pkt.payload),
         };
         let now = self.now;
         let homa = self.homa.as_mut().unwrap();
@@ -190,7 +197,11 @@ impl Simulation {
     pub(super) fn homa_receive(&mut self, id: crate::net::packet::PacketId, pkt: Packet) {
         let node = pkt.dst;
         self.counters.data_packets_delivered += 1;
-        let slot = self.slot_of[pkt.flow as usize];
+        let (slot, half) = match self.receiving_half(pkt.flow) {
+            Ok(found) => found,
+            // A copy for a message whose receiving half here was retired: ACKed as that half would.
+            Err(noted) => return self.answer_late_copy(id, pkt, noted),
+        };
         if slot == super::NO_SLOT {
             self.pool.release(id);
             return; // a late copy for a closed message
@@ -198,7 +209,8 @@ impl Simulation {
         let now = self.now;
         let conn = self.conns[slot as usize].as_mut().unwrap();
         if conn.receiver.is_complete() {
-            self.homa_ack(id, &pkt);
+            let cum = conn.receiver.cum;
+            self.homa_ack(id, &pkt, cum);
             return;
         }
         let npkts = conn.sender.sb.npkts;
@@ -222,22 +234,28 @@ impl Simulation {
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.receiver.note_order(pkt.seq, pkt.retransmit);
         let arrival = conn.receiver.on_packet(pkt.seq);
+        let cum = conn.receiver.cum;
         self.counters.note_received(arrival.is_new_data(), pkt.payload);
         if arrival != Arrival::Completes {
             self.pool.release(id);
             return;
         }
         if self.fct_end == crate::config::FctEnd::Delivered {
-            self.flows[pkt.flow as usize].finish = self.now;
-            self.counters.flows_finished += 1;
+            self.complete(pkt.flow);
         }
-        self.homa_ack(id, &pkt);
+        #[cfg(test)]
+        let retire = !self.keep_receivers;
+        #[cfg(not(test))]
+        let retire = true;
+        if half && retire {
+            self.retire_receiver(pkt.flow, slot);
+        }
+        self.homa_ack(id, &pkt, cum);
     }
 
-    /// The ACK of a complete message takes over data packet `id`'s slot and leaves.
-    fn homa_ack(&mut self, id: crate::net::packet::PacketId, pkt: &Packet) {
-        let slot = self.slot_of[pkt.flow as usize];
-        let cum = self.conns[slot as usize].as_ref().unwrap().receiver.cum;
+    /// The ACK of a complete message (everything below `cum` received) takes over data packet `id`'s slot and
+    /// leaves.
+    fn homa_ack(&mut self, id: crate::net::packet::PacketId, pkt: &Packet, cum: u32) {
         let ack = super::ack_for(pkt, cum, self.transport.format);
         *self.pool.get_mut(id) = ack;
         self.counters.control_packets_sent += 1;
@@ -254,13 +272,14 @@ impl Simulation {
 }
 
 /// A grant on the wire: header-size, at the control level; `seq` carries the offset, `ack` the level its
-/// packets go at, and a RESEND sets `retransmit` with the packet asked for in `rate_bps` (Homa has no rates).
+/// packets go at, and a RESEND sets `retransmit` with the packet asked for in `payload` (a grant carries no data;
+/// its rate header stays empty, which a partitioned run's handover needs).
 fn grant_packet(g: &Grant, from: u32, now: Time, wire: u32) -> Packet {
     Packet {
         priority: CONTROL_PRIORITY,
         ack: g.priority as u32,
         retransmit: g.resend.is_some(),
-        rate_bps: g.resend.unwrap_or(0) as u64,
+        payload: g.resend.unwrap_or(0),
         ..Packet::header(PacketKind::Grant, g.flow, g.offset, from, g.to, now, wire)
     }
 }

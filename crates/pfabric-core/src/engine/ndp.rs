@@ -3,7 +3,11 @@
 //! timeout, and the next check for flows its receiver has heard nothing of. The decisions are `transport::ndp`'s; here packets are made, sent and timed. A
 //! flow's sender half is its `Connection`'s `Sender` (its scoreboard, closed when every packet is ACKed); its
 //! receiver half is the generic `Receiver` and the receiving host's pacer. The switches' part, trimming, is
-//! `queue::trimming`. Sequential runs only (see `parallel::partitionable`).
+//! `queue::trimming`. Every piece of host state is one host's, so a partitioned run keeps each where its host
+//! runs (the receiving half: `Simulation::receiving_half`); a pull rides on an ACK or NACK in its `payload`,
+//! not in the rate header a handover uses. A header returned to its sender turns at its port's switch at once,
+//! which the partition of a port fed from afar (hosts apart) cannot do: NDP is never cut so
+//! (`parallel::partitionable`; unset, its fabrics other than fat-trees are cut by racks).
 
 use super::host_timers::HostTimers;
 use super::Simulation;
@@ -196,7 +200,11 @@ impl Simulation {
     pub(super) fn ndp_receive(&mut self, id: PacketId, pkt: Packet) {
         let host = pkt.dst;
         self.counters.data_packets_delivered += 1;
-        let slot = self.slot_of[pkt.flow as usize];
+        let (slot, half) = match self.receiving_half(pkt.flow) {
+            Ok(found) => found,
+            // A copy for a flow whose receiving half here was retired: ACKed again, asking for nothing.
+            Err(noted) => return self.answer_late_copy(id, pkt, noted),
+        };
         if slot == super::NO_SLOT {
             self.pool.release(id);
             return; // a late copy for a closed flow
@@ -211,8 +219,14 @@ impl Simulation {
             if arrival == Arrival::Completes {
                 self.ndp.as_mut().unwrap().rx[host as usize].complete(pkt.flow);
                 if self.fct_end == crate::config::FctEnd::Delivered {
-                    self.flows[pkt.flow as usize].finish = self.now;
-                    self.counters.flows_finished += 1;
+                    self.complete(pkt.flow);
+                }
+                #[cfg(test)]
+                let retire = !self.keep_receivers;
+                #[cfg(not(test))]
+                let retire = true;
+                if half && retire {
+                    self.retire_receiver(pkt.flow, slot);
                 }
             }
             0
@@ -220,7 +234,7 @@ impl Simulation {
             self.ndp_ask_pull(host, pkt.flow, pkt.src)
         };
         let mut ack = super::ack_for(&pkt, cum, self.transport.format);
-        ack.rate_bps = pull as u64;
+        ack.payload = pull;
         self.ndp_answer(id, ack);
     }
 
@@ -228,7 +242,10 @@ impl Simulation {
     pub(super) fn ndp_trimmed(&mut self, id: PacketId, pkt: Packet) {
         let host = pkt.dst;
         self.counters.control_packets_delivered += 1;
-        let slot = self.slot_of[pkt.flow as usize];
+        let slot = match self.receiving_half(pkt.flow) {
+            Ok((slot, _)) => slot,
+            Err(_) => super::NO_SLOT, // a retired receiving half: it holds every packet
+        };
         if slot == super::NO_SLOT || self.conns[slot as usize].as_ref().unwrap().receiver.is_complete() {
             self.pool.release(id);
             return; // nothing more to ask for
@@ -237,7 +254,7 @@ impl Simulation {
         let pull = self.ndp_ask_pull(host, pkt.flow, pkt.src);
         let mut nack = super::ack_for(&pkt, cum, self.transport.format);
         nack.kind = PacketKind::Nack;
-        nack.rate_bps = pull as u64;
+        nack.payload = pull;
         self.ndp_answer(id, nack);
     }
 
@@ -270,8 +287,8 @@ impl Simulation {
             }
             _ => tx.on_answer(pkt.flow, None, pkt.sent_at, now),
         }
-        if matches!(pkt.kind, PacketKind::Ack | PacketKind::Nack) && pkt.rate_bps != 0 {
-            tx.on_pull(pkt.flow, pkt.rate_bps as u32);
+        if matches!(pkt.kind, PacketKind::Ack | PacketKind::Nack) && pkt.payload != 0 {
+            tx.on_pull(pkt.flow, pkt.payload);
         }
         if tx.has_turns() {
             self.ndp_arm(host, SEND, now);

@@ -38,16 +38,17 @@
 //! per-window counters below.
 //!
 //! What stays sequential, and why: the flow-level Ideal (one central scheduler over every flow), PDQ (its
-//! per-flow rate state sits on the ports of the whole path), Homa and NDP (their packets carry a rate
-//! header's field, which a handover carries its time and node in), throughput sampling and arrival logs (they
-//! read every tracked flow at one instant). pHost runs partitioned: each host's token scheduler and store are
-//! its own, and a flow's halves are those of the sender-driven schemes. A scenario that asks for any of them runs on the sequential engine
+//! per-flow rate state sits on the ports of the whole path), NDP with hosts apart (a header returned to its
+//! sender turns at the port's switch at once, which a port fed from afar, run by its host's partition, cannot
+//! do), throughput sampling and arrival logs (they read every tracked flow at one instant). The
+//! receiver-driven hosts (pHost, Homa, NDP) run partitioned otherwise: each host's scheduler and store are its
+//! own, and a flow's halves are those of the sender-driven schemes. A scenario that asks for any of them runs on the sequential engine
 //! whatever `run.threads` says. Flows are drawn up front and their rows (ideal FCT, deadline) made before the
 //! run; each partition starts the flows its hosts send. A flow whose receiver is in another partition has
 //! there a receiving half, made when its first packet arrives and retired once it holds every packet: its
 //! out-of-order count is noted then and its slot freed. Copies that arrive later are acknowledged as the half
-//! would have acknowledged them (pHost's hosts acknowledge a flow's last packet once: never), and a first
-//! transmission among them still counts as out of order.
+//! would have acknowledged them (pHost's hosts, which acknowledge a flow's last packet once: never), and a
+//! first transmission among them still counts as out of order.
 //! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
 
 use std::cell::UnsafeCell;
@@ -70,18 +71,22 @@ use crate::workload::{Arrivals, FlowSpec};
 
 /// Whether a scenario can run partitioned (see the module docs for what stays sequential).
 pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
-    !cfg.scheme.flow_level
-        && !matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
-        && !matches!(cfg.scheme.transport.protocol, crate::transport::Protocol::Homa | crate::transport::Protocol::Ndp)
-        && (cfg.measure.sample_interval.is_none() || cfg.measure.track_flows == 0)
-        && !cfg.measure.log_arrivals
+    let needs_the_whole_fabric = cfg.scheme.flow_level
+        || matches!(cfg.scheme.queue, QueueConfig::DropTailPdq { .. })
+        || (cfg.measure.sample_interval.is_some() && cfg.measure.track_flows != 0)
+        || cfg.measure.log_arrivals;
+    // NDP returns a header to its sender from the port's switch at once, which a port fed from afar, run by its
+    // host's partition, cannot.
+    let returns_from_afar = cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp
+        && cfg.partition == crate::net::partition::PartitionKind::Hosts;
+    !(needs_the_whole_fabric || returns_from_afar)
 }
 
 /// A packet crossing a cut link to another block: it arrives at `at` at node `node` (or, marked [`FED`], is
 /// queued as of `at` at port `node`, fed from afar). One cache line, so that
 /// taking a packet in moves one line between the cores (a packet fills a line, aligned to one, and beside the
-/// time and node it took two): the time and node ride in the packet's rate header (PDQ's, and Homa's and NDP's
-/// uses of it), which no scheme that runs partitioned carries, and leave it empty again on arrival.
+/// time and node it took two): the time and node ride in the packet's rate header (PDQ's), which no scheme that
+/// runs partitioned carries, and leave it empty again on arrival.
 #[derive(Clone, Copy)]
 pub(super) struct Handover(Packet);
 
@@ -1018,6 +1023,9 @@ impl Partitioned {
 
         // Every flow, drawn up front, and its row (ideal FCT and deadline as the sequential engine makes them).
         let mut arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
+        // Homa's priority cutoffs come from the first flows, as sequentially: found before any is drawn.
+        let homa = (cfg.scheme.transport.protocol == crate::transport::Protocol::Homa)
+            .then(|| super::homa::HomaHosts::params_for_run(&cfg, &topo, &arrivals));
         let mut specs = Vec::new();
         while let Some(f) = arrivals.next_flow() {
             specs.push(f);
@@ -1102,6 +1110,10 @@ impl Partitioned {
             }));
             let spray = Rng::stream(cfg.seed, "spray");
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
+            sim.homa = homa.as_ref().map(|params| super::homa::HomaHosts::new(topo.hosts, params.clone()));
+            if cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp {
+                sim.ndp = Some(super::ndp::NdpHosts::for_run(&cfg, &topo));
+            }
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
             let widen = (usize::BITS - threads.saturating_sub(1).leading_zeros()).min(6);

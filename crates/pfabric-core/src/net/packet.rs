@@ -117,6 +117,8 @@ pub struct Packet {
     pub ack: u32,
     pub src: u32,
     pub dst: u32,
+    /// Data: the bytes of the flow it carries. A credit (a control packet that carries no data): its number,
+    /// where the scheme has one (pHost's token, Homa's RESEND, the pull on NDP's ACK or NACK; 0: none).
     pub payload: u32,
     pub wire: u32,
     pub kind: PacketKind,
@@ -130,9 +132,9 @@ pub struct Packet {
     /// network rather than at every hop.
     pub loss_bin: u8,
     /// PDQ's rate header: the rate the sender asks for, lowered by each port to what it grants (0: pause); an
-    /// ACK echoes it back. Homa's RESEND: the packet asked for. NDP's ACK or NACK: the pull number it carries
-    /// (0: none). 0 and unused in every other scheme, which lets a partitioned run's handover carry a packet's
-    /// arrival time here, and its node in `paused_by` (`engine::parallel::Handover`).
+    /// ACK echoes it back. 0 and unused in every other scheme (the receiver-driven hosts' credits carry their
+    /// numbers in `payload`: a credit carries no data), which lets a partitioned run's handover carry a
+    /// packet's arrival time here, and its node in `paused_by` (`engine::parallel::Handover`).
     pub rate_bps: u64,
     /// PDQ: the port (id + 1) that paused the flow, 0 if none; carried from ACK to the next header so that
     /// other ports do not hold capacity for a flow paused elsewhere.
