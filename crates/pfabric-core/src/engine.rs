@@ -1425,12 +1425,8 @@ impl Simulation {
             }
         }
         let ack = ack_for(&pkt, conn.receiver.cum, self.transport.format);
-        #[cfg(test)]
-        let retire = !self.keep_receivers;
-        #[cfg(not(test))]
-        let retire = true;
-        if arrival == Arrival::Completes && half && retire {
-            self.retire_receiver(pkt.flow, slot);
+        if arrival == Arrival::Completes {
+            self.retire_if_half(pkt.flow, slot, half);
         }
         self.answer_in_place(id, ack, pkt.dst);
     }

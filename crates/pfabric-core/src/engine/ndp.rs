@@ -221,13 +221,7 @@ impl Simulation {
                 if self.fct_end == crate::config::FctEnd::Delivered {
                     self.complete(pkt.flow);
                 }
-                #[cfg(test)]
-                let retire = !self.keep_receivers;
-                #[cfg(not(test))]
-                let retire = true;
-                if half && retire {
-                    self.retire_receiver(pkt.flow, slot);
-                }
+                self.retire_if_half(pkt.flow, slot, half);
             }
             0
         } else {

@@ -464,6 +464,19 @@ impl Simulation {
         }
     }
 
+    /// Flow `flow`'s receiver in connection slot `slot` has just completed: where it is a receiving half
+    /// apart from its sender's (`Simulation::receiving_half`), it is retired (unless a test keeps them).
+    #[inline(always)]
+    pub(super) fn retire_if_half(&mut self, flow: u32, slot: u32, half: bool) {
+        #[cfg(test)]
+        let retire = !self.keep_receivers;
+        #[cfg(not(test))]
+        let retire = true;
+        if half && retire {
+            self.retire_receiver(flow, slot);
+        }
+    }
+
     /// Packet `id` (`pkt`) arrives for a flow whose receiving half here was retired, its counts noted at
     /// `noted`: answered as that half, which held every packet, would have. A data packet's index lies below
     /// the highest it had received (it had them all): a first transmission counts as out of order. Data and

@@ -235,13 +235,7 @@ impl Simulation {
         if self.fct_end == crate::config::FctEnd::Delivered {
             self.complete(pkt.flow);
         }
-        #[cfg(test)]
-        let retire = !self.keep_receivers;
-        #[cfg(not(test))]
-        let retire = true;
-        if half && retire {
-            self.retire_receiver(pkt.flow, slot);
-        }
+        self.retire_if_half(pkt.flow, slot, half);
         // The ACK takes over the data packet's slot.
         let ack = super::ack_for(&pkt, cum, self.transport.format);
         *self.pool.get_mut(id) = ack;
