@@ -98,10 +98,11 @@ fn scenario(name: &str) -> Option<Value> {
 }
 
 /// `SCHEME-fattree-kK-websearch-LOAD-N`: pFabric (or `phost`, `homa`, `ndp`) with web-search flows at load LOAD
-/// on a k = K fat-tree, N flows (`20k`, `1m` or a number). The issue "Scale" fabrics run the same 20,000 flows on 1,024, 8,192 and 65,536
-/// hosts (`-k16-`, `-k32-`, `-k64-websearch-0.6-20k`: cost per packet-hop against size); `-1k` on k = 16 is
-/// short enough to count instructions under callgrind, `-5k` and `-2k` on k = 32 compare builds' cache work in
-/// less than the 20k run's minute; the moonshot (DESIGN.md section 8) measures k = 64 at 100k and 200k.
+/// on a k = K fat-tree, N flows (`20k`, `1m` or a number). The issue "Scale" fabrics run the same 20,000 flows
+/// on 1,024, 8,192 and 65,536 hosts (`-k16-`, `-k32-`, `-k64-websearch-0.6-20k`: cost per packet-hop against
+/// size); `-1k` on k = 16 is short enough to count instructions under callgrind, `-5k` and `-2k` on k = 32
+/// compare builds' cache work in less than the 20k run's minute; the moonshot (DESIGN.md section 8) measures
+/// k = 64 at 100k and 200k.
 fn fat_tree_websearch(name: &str) -> Option<Value> {
     let (scheme, rest) = name.split_once("-fattree-k")?;
     if !["pfabric", "phost", "homa", "ndp"].contains(&scheme) {

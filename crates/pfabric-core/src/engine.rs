@@ -402,9 +402,6 @@ impl Simulation {
         if cfg.scheme.transport.protocol == crate::transport::Protocol::Homa {
             sim.homa = Some(homa::HomaHosts::for_run(&cfg, &sim.topo, &arrivals));
         }
-        if cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp {
-            sim.ndp = Some(ndp::NdpHosts::for_run(&cfg, &sim.topo));
-        }
         if cfg.scheme.flow_level {
             sim.ideal =
                 Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
@@ -443,6 +440,8 @@ impl Simulation {
         let far_prefetch = ports.len() * std::mem::size_of::<PortState>() > FAR_PREFETCH_BYTES;
         let ranked_ports = ports.iter().any(|p| matches!(p.queue, Queue::Ranked(_)));
         let far_routes = far_prefetch && topo.route_table_bytes() > FAR_PREFETCH_BYTES;
+        let ndp = (cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp)
+            .then(|| ndp::NdpHosts::for_run(cfg, &topo));
         Simulation {
             now: 0,
             events: EventQueue::for_horizon(event_horizon(&topo)),
@@ -502,7 +501,7 @@ impl Simulation {
                 )
             }),
             homa: None,
-            ndp: None,
+            ndp,
             rx_slot_of: Vec::new(),
             partitioned: None,
             parked_packets: 0,

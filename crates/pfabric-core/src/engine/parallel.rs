@@ -40,10 +40,10 @@
 //! What stays sequential, and why: the flow-level Ideal (one central scheduler over every flow), PDQ (its
 //! per-flow rate state sits on the ports of the whole path), NDP with hosts apart (a header returned to its
 //! sender turns at the port's switch at once, which a port fed from afar, run by its host's partition, cannot
-//! do), throughput sampling and arrival logs (they read every tracked flow at one instant). The
-//! receiver-driven hosts (pHost, Homa, NDP) run partitioned otherwise: each host's scheduler and store are its
-//! own, and a flow's halves are those of the sender-driven schemes. A scenario that asks for any of them runs on the sequential engine
-//! whatever `run.threads` says. Flows are drawn up front and their rows (ideal FCT, deadline) made before the
+//! do), throughput sampling and arrival logs (they read every tracked flow at one instant). A scenario that
+//! asks for any of them runs on the sequential engine whatever `run.threads` says. The receiver-driven hosts
+//! (pHost, Homa, NDP) otherwise run partitioned: each host's scheduler and store are its own, and a flow's
+//! halves are those of the sender-driven schemes. Flows are drawn up front and their rows (ideal FCT, deadline) made before the
 //! run; each partition starts the flows its hosts send. A flow whose receiver is in another partition has
 //! there a receiving half, made when its first packet arrives and retired once it holds every packet: its
 //! out-of-order count is noted then and its slot freed. Copies that arrive later are acknowledged as the half
@@ -1124,9 +1124,6 @@ impl Partitioned {
             let spray = Rng::stream(cfg.seed, "spray");
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
             sim.homa = homa.as_ref().map(|params| super::homa::HomaHosts::new(topo.hosts, params.clone()));
-            if cfg.scheme.transport.protocol == crate::transport::Protocol::Ndp {
-                sim.ndp = Some(super::ndp::NdpHosts::for_run(&cfg, &topo));
-            }
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
             let widen = (usize::BITS - threads.saturating_sub(1).leading_zeros()).min(6);
