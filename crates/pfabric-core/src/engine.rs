@@ -47,6 +47,9 @@ const NO_DRAW: u32 = u32::MAX;
 const SOME_PART: u32 = u32::MAX;
 /// A port whose link ends in the same partition (every port of a sequential run).
 const LOCAL: u32 = u32::MAX;
+/// A port up to a switch shared out among the partitions below it (`Partitioning::shared_out`): each packet is
+/// handed to its destination's partition.
+const SHARED: u32 = u32::MAX - 1;
 
 mod homa;
 mod host_timers;
@@ -90,7 +93,8 @@ struct PortState {
     /// Where the port's tier (first hop, fabric, last hop) starts in the loss tables: tier x bins.
     loss_base: u32,
     /// In a partitioned run, the partition of the link's far end when it is another (its packets are handed
-    /// over there); [`LOCAL`] otherwise, and always in a sequential run.
+    /// over there), or [`SHARED`] where each packet's destination says it; [`LOCAL`] otherwise, and always in a
+    /// sequential run.
     peer_part: u32,
     /// In a partitioned run, the port's own partition, numbered within its block: the origin of what it hands
     /// over, read here where every packet reads anyway rather than from a table (a miss per handover).

@@ -31,6 +31,14 @@
 //! to date one delay ago, not to now: the departure decided then comes before the window began, so every
 //! packet queued before it is there.
 //!
+//! A fabric's top switches (a fat-tree's cores cut by pods, a leaf-spine's spines cut by racks) are shared out
+//! among the partitions below them (`Partitioning::shared_out`): each of their ports belongs to the partition at
+//! its far end, and a packet sent up to one is handed straight to its destination's partition, which routes it
+//! there (one way down, no state read but the port's). A packet between two pods is handed over once, not twice
+//! (on the k = 16 fat-tree, 10.9 M handovers instead of 20.4 M for 5,000 flows), and half as many cross between
+//! threads. Not for NDP, whose switch sends a trimmed header back the way it came, by a port of another
+//! partition.
+//!
 //! What a partition does depends only on its state, the window and its mail, never on which thread or block
 //! runs it: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
 //! equal times are broken per partition), which is fixed by the topology; they differ from the sequential
@@ -55,7 +63,7 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION};
+use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION, SHARED};
 use crate::config::ScenarioConfig;
 use crate::metrics::{FlowRecord, RunCounters, UNFINISHED};
 use crate::net::packet::{Packet, PacketId, PacketKind};
@@ -310,6 +318,8 @@ impl Simulation {
         self.counters.handovers += 1;
         let slot = self.slot(from);
         let block = self.block.as_mut().expect("only a partitioned run has cut links");
+        // Up to a switch shared out: to the partition that runs its port towards the packet's destination.
+        let dest = if dest == SHARED { block.part_of[self.pool.get(id).dst as usize] } else { dest };
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
         let origin = self.ports[slot].own_part as usize;
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
@@ -1023,7 +1033,11 @@ impl Partitioned {
     /// The simulation of a partitioned run of `cfg`: it holds the partitions, runs them with `step`, and when
     /// they are done gathers their results into itself.
     pub(super) fn simulation(cfg: ScenarioConfig, topo: Arc<Topology>) -> Simulation {
-        let cut = Partitioning::of(cfg.partition, &topo)
+        // NDP's switches send a trimmed header back the way it came, at once: a shared-out switch's port back
+        // belongs to another partition.
+        let shares = cfg.scheme.transport.protocol != crate::transport::Protocol::Ndp;
+        let cut = Partitioning::of(cfg.partition, &topo);
+        let cut = if shares { cut.shared_out(&topo) } else { cut }
             .with_smallest_packet(&topo, cfg.topology.format.control_wire_bytes());
         let parts = cut.parts;
         let threads = match cfg.threads.unwrap_or(1) {
@@ -1078,7 +1092,7 @@ impl Partitioned {
         // packet's serialization.
         let smallest = cfg.topology.format.control_wire_bytes() as u64;
         let mut most_handed = vec![0u64; parts];
-        for spec in topo.ports.iter().filter(|p| part_of[p.node as usize] != part_of[p.peer_node as usize]) {
+        for spec in topo.ports.iter().filter(|p| cut.is_cut(p)) {
             let per_packet = crate::sim::time::serialization_ps(smallest, spec.rate_bps).max(1);
             most_handed[part_of[spec.node as usize] as usize] += cut.lookahead / per_packet + 2;
         }
@@ -1117,7 +1131,13 @@ impl Partitioned {
                 let spec = &numbered.ports[i as usize];
                 let mut ps = port_state(old_of[i as usize] as usize, spec, &cfg.scheme.queue, loss_bins);
                 let (here, peer) = (owner[old_of[i as usize] as usize], part_of[spec.peer_node as usize]);
-                ps.peer_part = if peer == here { LOCAL } else { peer };
+                ps.peer_part = if cut.is_shared(spec.peer_node) {
+                    SHARED
+                } else if peer == here || cut.is_shared(spec.node) {
+                    LOCAL
+                } else {
+                    peer
+                };
                 ps.own_part = here - p0 as u32;
                 ps
             }));

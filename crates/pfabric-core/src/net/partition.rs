@@ -6,6 +6,8 @@
 //! aggregation switches), while a leaf-spine's spines, which reach every leaf, join nothing, so there a group
 //! is a rack. Every switch not yet placed then joins, nearest the hosts first, the partition among its
 //! neighbours' that has the fewest switches so far: a fat-tree's cores and a leaf-spine's spines spread evenly.
+//! A partitioned run then shares those top switches out among the partitions below them where it can
+//! ([`Partitioning::shared_out`]): each of their ports is run by the partition it leads into.
 //!
 //! The partitions depend on the topology alone, never on a thread count: a partitioned run gives the same
 //! results on any number of threads.
@@ -56,6 +58,9 @@ pub struct Partitioning {
     /// Whether a port from a switch down to a host of another partition belongs to the host's partition
     /// (hosts apart from switches): see [`Partitioning::fed_from_afar`].
     pub hosts_own_downlinks: bool,
+    /// By node: whether the switch is shared out among the partitions below it ([`Partitioning::shared_out`]).
+    /// Empty where none is.
+    pub shared: Vec<bool>,
 }
 
 impl Partitioning {
@@ -168,7 +173,69 @@ impl Partitioning {
         for r in part_of.iter_mut().filter(|r| **r == u32::MAX) {
             *r = 0;
         }
-        Partitioning { part_of, parts: parts.max(1) as usize, lookahead: 0, hosts_own_downlinks }.with_lookahead(topo)
+        Partitioning { part_of, parts: parts.max(1) as usize, lookahead: 0, hosts_own_downlinks, shared: Vec::new() }
+            .with_lookahead(topo)
+    }
+
+    /// The same cut with the fabric's top switches shared out among the partitions below them. A switch is
+    /// shared out where it has one way down to every host, each port down leading into the partition of the
+    /// hosts it leads to (a fat-tree's cores cut by pods, a leaf-spine's spines cut by racks), and no neighbour
+    /// is shared out too. Each of its ports then belongs to the partition at its far end, and a packet sent up
+    /// to it is handed straight to the partition of its destination, which runs the switch's arrival (routing,
+    /// which reads no state but the port out, and queueing at that port): a packet between two pods crosses one
+    /// cut instead of two, and the switch's events fall where its traffic goes. Where nothing is left to route
+    /// by the switch's own partition, its `part_of` entry is only where it was placed.
+    ///
+    /// Not with hosts apart from switches (the switches are one partition), nor for NDP, whose switches send a
+    /// trimmed header back the way it came at once (a port of another partition here).
+    pub fn shared_out(mut self, topo: &Topology) -> Self {
+        if self.hosts_own_downlinks || self.parts < 2 {
+            return self;
+        }
+        let (rack_of, _) = racks_of(topo);
+        // Each edge switch and a host below it: the routes of a switch are the same towards all its hosts.
+        let mut edges: Vec<(u32, u32)> = (0..topo.hosts).map(|h| (topo.edge_switch(h), h)).collect();
+        edges.sort_unstable();
+        edges.dedup_by_key(|e| e.0);
+        let mut shared = vec![false; topo.nodes as usize];
+        for s in topo.hosts..topo.nodes {
+            if rack_of[s as usize] != u32::MAX {
+                continue; // an edge switch
+            }
+            let ways_down_are_the_hosts = edges.iter().all(|&(_, h)| match &*topo.next_hops(s, h) {
+                [port] => self.part_of[topo.ports[*port as usize].peer_node as usize] == self.part_of[h as usize],
+                _ => false,
+            });
+            let parts_below = {
+                let mut below: Vec<u32> =
+                    topo.ports_of(s).map(|p| self.part_of[topo.ports[p as usize].peer_node as usize]).collect();
+                below.sort_unstable();
+                below.dedup();
+                below.len()
+            };
+            shared[s as usize] = ways_down_are_the_hosts && parts_below > 1;
+        }
+        // A switch whose neighbour is shared out too stays whole (a packet between two such would cross no cut).
+        let whole: Vec<u32> = (topo.hosts..topo.nodes)
+            .filter(|&s| {
+                shared[s as usize] && topo.ports_of(s).any(|p| shared[topo.ports[p as usize].peer_node as usize])
+            })
+            .collect();
+        for s in whole {
+            shared[s as usize] = false;
+        }
+        if shared.iter().any(|&x| x) {
+            self.shared = shared;
+            let wire = PacketFormat::DEFAULT.control_wire_bytes();
+            self.lookahead = self.lookahead_of(topo, wire);
+        }
+        self
+    }
+
+    /// Whether node `node` is a switch shared out among the partitions below it.
+    #[inline]
+    pub fn is_shared(&self, node: u32) -> bool {
+        self.shared.get(node as usize).copied().unwrap_or(false)
     }
 
     /// The lookahead of a run whose smallest packet is `wire_bytes` (its packet format's headers): the
@@ -195,8 +262,8 @@ impl Partitioning {
     /// The partition that holds port `port`'s state and runs it: its node's, or for a port fed from afar its
     /// host's.
     pub fn owner(&self, topo: &Topology, port: &PortSpec) -> u32 {
-        let node = if self.fed_from_afar(topo, port) { port.peer_node } else { port.node };
-        self.part_of[node as usize]
+        let far = self.fed_from_afar(topo, port) || self.is_shared(port.node);
+        self.part_of[if far { port.peer_node } else { port.node } as usize]
     }
 
     /// The least time between a packet's leaving one partition and its effect on another, at least 1 ps: over
@@ -210,9 +277,14 @@ impl Partitioning {
         cut.map(crossing).min().or_else(|| topo.ports.iter().map(crossing).min()).unwrap_or(1).max(1)
     }
 
-    /// Whether a port's link crosses between partitions.
+    /// Whether a port's link crosses between partitions: a link up to a switch shared out always does (its
+    /// packets are handed to their destination's partition, which may be the port's own), a link down from one
+    /// never (its port is run by the partition at its far end).
     pub fn is_cut(&self, port: &PortSpec) -> bool {
-        self.part_of[port.node as usize] != self.part_of[port.peer_node as usize]
+        if self.is_shared(port.peer_node) {
+            return true;
+        }
+        !self.is_shared(port.node) && self.part_of[port.node as usize] != self.part_of[port.peer_node as usize]
     }
 }
 
@@ -288,6 +360,53 @@ mod tests {
         // Other cuts keep every port with its node.
         let racks = Partitioning::racks(&t);
         assert!(!racks.hosts_own_downlinks && t.ports.iter().all(|q| !racks.fed_from_afar(&t, q)));
+    }
+
+    #[test]
+    fn a_fat_trees_cores_are_shared_out_among_its_pods_and_a_leaf_spines_spines_among_its_racks() {
+        let t = fat_tree(8, links());
+        let p = Partitioning::groups(&t).shared_out(&t);
+        let cores = t.hosts + 64..t.nodes;
+        assert!((0..t.nodes).all(|n| p.is_shared(n) == cores.contains(&n)), "the cores alone");
+        for port in &t.ports {
+            let (up, down) = (p.is_shared(port.peer_node), p.is_shared(port.node));
+            // A core's port belongs to the pod below it; a link up to a core is cut, one down from it is not.
+            let runs_it = if down { port.peer_node } else { port.node };
+            assert_eq!(p.owner(&t, port), p.part_of[runs_it as usize], "{}", port.label);
+            assert_eq!(p.is_cut(port), up, "{}", port.label);
+            // The port a core sends a packet down by leads into its destination's pod.
+            if down {
+                for h in 0..t.hosts {
+                    let towards = &*t.next_hops(port.node, h);
+                    assert_eq!(towards.len(), 1);
+                    let below = p.part_of[t.ports[towards[0] as usize].peer_node as usize];
+                    assert_eq!(below, p.part_of[h as usize], "core {} towards host {h}", port.node);
+                }
+            }
+        }
+        // The links cut are the same kind as before (aggregation to core), so the windows are as long.
+        assert_eq!(p.lookahead, Partitioning::groups(&t).lookahead);
+
+        let ls = leaf_spine(9, 16, 4, links());
+        let racks = Partitioning::racks(&ls).shared_out(&ls);
+        assert!((0..ls.nodes).all(|n| racks.is_shared(n) == (n >= ls.hosts + 9)), "the spines alone");
+        assert_eq!(racks.lookahead, 200_000 + 8_000, "a 40-byte packet up a 40 Gbps leaf-to-spine link, and 200 ns");
+    }
+
+    #[test]
+    fn no_switch_is_shared_out_where_its_ports_down_do_not_lead_into_the_destinations_partition() {
+        // Hosts apart from switches: the switches are one partition.
+        let ls = leaf_spine(9, 16, 4, links());
+        assert!(Partitioning::of(PartitionKind::Hosts, &ls).shared_out(&ls).shared.is_empty());
+        // A fat-tree cut by racks: a core's port down leads to an aggregation switch of one rack's partition,
+        // and the pod's other racks are reached through it too.
+        let t = fat_tree(4, links());
+        assert!(Partitioning::racks(&t).shared_out(&t).shared.is_empty());
+        // Every node alone: an aggregation switch is not its hosts' partition.
+        assert!(Partitioning::of(PartitionKind::Nodes, &t).shared_out(&t).shared.is_empty());
+        // One partition: nothing to share out among.
+        let s = star(8, links());
+        assert!(Partitioning::groups(&s).shared_out(&s).shared.is_empty());
     }
 
     #[test]

@@ -53,9 +53,11 @@ impl Tier {
 }
 
 /// A switch's routes as the hosts' numbering gives them: hosts `lo..lo + count` go down, `span` hosts to each of
-/// the consecutive ports from `first` (the port is `first + (dst - lo) / span`, the division done as a
-/// multiplication by `magic` = ceil(2^32 / span), exact while `count * span < 2^32`); every other host takes
-/// the route entry `up` (one port, a list, or none). 32 bytes, so no record straddles two cache lines.
+/// the ports `first`, `first + stride`, ... (the port is `first + stride * ((dst - lo) / span)`, the division
+/// done as a multiplication by `magic` = ceil(2^32 / span), exact while `count * span < 2^32`); every other host
+/// takes the route entry `up` (one port, a list, or none). The stride is 1 as a fabric is built; a partitioned
+/// run that gives each of a core's ports down to the partition below it numbers them a partition apart. 32
+/// bytes, so no record straddles two cache lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(32))]
 struct Descent {
@@ -64,6 +66,7 @@ struct Descent {
     first: u32,
     up: u32,
     magic: u64,
+    stride: u32,
 }
 
 impl Descent {
@@ -71,7 +74,7 @@ impl Descent {
     #[inline(always)]
     fn down(&self, dst: u32) -> Option<u32> {
         let below = dst.wrapping_sub(self.lo);
-        (below < self.count).then(|| self.first + ((below as u64 * self.magic) >> 32) as u32)
+        (below < self.count).then(|| self.first + self.stride * ((below as u64 * self.magic) >> 32) as u32)
     }
 }
 
@@ -254,7 +257,9 @@ impl Topology {
     /// The same fabric with its ports numbered anew in the order of `order` (old ids). A partitioned run numbers
     /// each partition's ports in one block, which may take a switch's ports down to the hosts of another
     /// partition apart from its others: a node's ports then no longer form one range (`ports_of` is for the
-    /// fabric as built), but a run of ports a switch routes down stays one, in its order, or this panics.
+    /// fabric as built), but a run of ports a switch routes down keeps its order and one step between its ports
+    /// (1 as built; a partition's block apart where each of a core's ports down is run by the partition below
+    /// it), or this panics.
     /// Returns it and, for each new port id, the old one.
     pub fn ports_renumbered(&self, order: &[u32]) -> (Topology, Vec<u32>) {
         assert_eq!(order.len(), self.ports.len(), "every port once");
@@ -266,13 +271,24 @@ impl Topology {
         }
         let node_ports: Vec<u32> =
             self.node_ports.iter().map(|&p| new_of.get(p as usize).copied().unwrap_or(p)).collect();
-        for d in self.descents.iter().filter(|d| d.count != 0) {
-            let run = d.down(d.lo + d.count - 1).expect("the last host below") - d.first + 1;
-            assert!(
-                (0..run).all(|i| new_of[(d.first + i) as usize] == new_of[d.first as usize] + i),
-                "a run of ports down split by the numbering"
-            );
-        }
+        // Each run of ports down keeps its order and one step between its ports (see `Descent`).
+        let strides: Vec<u32> = self
+            .descents
+            .iter()
+            .map(|d| {
+                if d.count == 0 {
+                    return d.stride;
+                }
+                let run = (d.down(d.lo + d.count - 1).expect("the last host below") - d.first) / d.stride + 1;
+                let new = |i: u32| new_of[(d.first + i * d.stride) as usize];
+                let stride = if run > 1 { new(1).wrapping_sub(new(0)) } else { 1 };
+                assert!(
+                    stride != 0 && (0..run).all(|i| new(i) as u64 == new(0) as u64 + i as u64 * stride as u64),
+                    "a run of ports down split by the numbering"
+                );
+                stride
+            })
+            .collect();
         let topo = Topology {
             hosts: self.hosts,
             nodes: self.nodes,
@@ -287,13 +303,15 @@ impl Topology {
             near_routes: self.near_routes.iter().map(|&e| renumber_entry(e, &new_of)).collect(),
             near_width: self.near_width,
             route_ports: renumber_lists(&self.route_ports, &new_of),
-            // A run of ports down stays one (checked above).
+            // A run of ports down keeps one step between its ports (checked above).
             descents: self
                 .descents
                 .iter()
-                .map(|d| Descent {
+                .zip(strides)
+                .map(|(d, stride)| Descent {
                     first: if d.count == 0 { d.first } else { new_of[d.first as usize] },
                     up: renumber_entry(d.up, &new_of),
+                    stride,
                     ..*d
                 })
                 .collect(),
@@ -429,7 +447,7 @@ impl Topology {
     fn descent_with_way_up(&self, up: u32, blocks: &[(u32, u32, u32)], entries: &[u32], own: u32) -> Option<Descent> {
         let below = |i: usize| entries[i] == own || entries[i] != up;
         let Some(start) = (0..blocks.len()).find(|&i| below(i)) else {
-            return Some(Descent { lo: 0, count: 0, first: 0, up, magic: 0 });
+            return Some(Descent { lo: 0, count: 0, first: 0, up, magic: 0, stride: 1 });
         };
         let end = (start..blocks.len()).find(|&i| !below(i)).unwrap_or(blocks.len());
         if (end..blocks.len()).any(below) {
@@ -461,7 +479,7 @@ impl Topology {
         if (hi - lo) as u64 * span as u64 >= 1 << 32 {
             return None;
         }
-        let d = Descent { lo, count: hi - lo, first, up, magic: (1u64 << 32).div_ceil(span as u64) };
+        let d = Descent { lo, count: hi - lo, first, up, magic: (1u64 << 32).div_ceil(span as u64), stride: 1 };
         // Every host below gets its port: each of its own hosts, and the first and last host of each other block
         // (the port grows with the host, so a block whose ends agree agrees throughout).
         for i in start..end {
@@ -922,6 +940,28 @@ mod tests {
                 }
             }
             assert!((0..t.hosts).all(|h| old_of[numbered.nic_port(h) as usize] == t.nic_port(h)));
+        }
+    }
+
+    /// A partitioned run that shares a fat-tree's cores out among its pods numbers each core's ports down in the
+    /// blocks of the pods below, one pod's block apart: the routes are the same, by the new ids.
+    #[test]
+    fn a_cores_ports_down_numbered_a_pods_block_apart_route_alike() {
+        use crate::net::partition::Partitioning;
+        for t in [fat_tree(4, paper_links()), fat_tree(8, paper_links()), shared_rows(fat_tree(4, paper_links()))] {
+            let cut = Partitioning::groups(&t).shared_out(&t);
+            let mut order: Vec<u32> = (0..t.ports.len() as u32).collect();
+            order.sort_by_key(|&p| {
+                let spec = &t.ports[p as usize];
+                (cut.owner(&t, spec), spec.node, p)
+            });
+            let (numbered, old_of) = t.ports_renumbered(&order);
+            for s in t.hosts..t.nodes {
+                for d in 0..t.hosts {
+                    let mapped: Vec<u32> = numbered.next_hops(s, d).iter().map(|&p| old_of[p as usize]).collect();
+                    assert_eq!(&mapped[..], &*t.next_hops(s, d), "switch {s} towards host {d}");
+                }
+            }
         }
     }
 
