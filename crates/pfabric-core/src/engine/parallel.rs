@@ -1133,7 +1133,7 @@ impl Partitioned {
                 let (here, peer) = (owner[old_of[i as usize] as usize], part_of[spec.peer_node as usize]);
                 ps.peer_part = if cut.is_shared(spec.peer_node) {
                     SHARED
-                } else if peer == here || cut.is_shared(spec.node) {
+                } else if peer == here {
                     LOCAL
                 } else {
                     peer

@@ -224,12 +224,11 @@ impl Partitioning {
         for s in whole {
             shared[s as usize] = false;
         }
-        if shared.iter().any(|&x| x) {
-            self.shared = shared;
-            let wire = PacketFormat::DEFAULT.control_wire_bytes();
-            self.lookahead = self.lookahead_of(topo, wire);
+        if !shared.iter().any(|&x| x) {
+            return self;
         }
-        self
+        self.shared = shared;
+        self.with_lookahead(topo)
     }
 
     /// Whether node `node` is a switch shared out among the partitions below it.
