@@ -1037,8 +1037,8 @@ impl Partitioned {
         // belongs to another partition.
         let shares = cfg.scheme.transport.protocol != crate::transport::Protocol::Ndp;
         let cut = Partitioning::of(cfg.partition, &topo);
-        let cut = if shares { cut.shared_out(&topo) } else { cut }
-            .with_smallest_packet(&topo, cfg.topology.format.control_wire_bytes());
+        let cut = if shares { cut.shared_out(&topo) } else { cut };
+        let cut = cut.with_smallest_packet(&topo, cfg.topology.format.control_wire_bytes());
         let parts = cut.parts;
         let threads = match cfg.threads.unwrap_or(1) {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
