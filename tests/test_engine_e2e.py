@@ -236,22 +236,24 @@ def test_same_seed_same_bytes_other_seed_other_flows(tmp_path):
 
 
 def test_pfabric_run_threads_writes_the_same_bytes_on_any_thread_count(tmp_path, pfabric_env):
-    """`pfabric run --threads N`: the partitioned engine, the same files for one thread and two."""
+    """`pfabric run --threads N`: the same files for one thread (the sequential engine) and two (the partitioned
+    engine), and without the flag."""
     (tmp_path / "s.toml").write_text(
         '[topology]\nkind = "fat-tree"\nk = 4\n[workload]\nload = 0.7\nflows = 200\n[scheme]\nname = "dctcp"\n'
     )
     outs = []
-    for threads in ("1", "2"):
+    for threads in ("1", "2", None):
         out = tmp_path / f"t{threads}"
-        result = pfabric_cli(
-            pfabric_env, "run", str(tmp_path / "s.toml"), "-o", str(out), "-q", "--threads", threads
-        )
+        flag = ["--threads", threads] if threads else []
+        result = pfabric_cli(pfabric_env, "run", str(tmp_path / "s.toml"), "-o", str(out), "-q", *flag)
         assert result.returncode == 0, result.stderr
         outs.append(out)
     for name in ("flows.parquet", "ports.parquet"):
-        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes()
-    stats = json.loads((outs[0] / "summary.json").read_text())["stats"]
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes() == (outs[2] / name).read_bytes()
+    stats = json.loads((outs[1] / "summary.json").read_text())["stats"]
     assert stats["partitions"] == 4 and stats["windows"] > 0 and stats["handovers"] > 0
+    assert json.loads((outs[0] / "summary.json").read_text())["stats"]["partitions"] == 0
+    assert not json.loads((outs[0] / "summary.json").read_text())["summary"]["warnings"]
 
 
 def test_pfabric_run_threads_counts_as_run_threads_for_a_files_partition(tmp_path, pfabric_env):

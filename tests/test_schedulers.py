@@ -41,7 +41,6 @@ def small_flow_fct():
         "pifo": {"name": "pifo"},
         "sp-pifo": {"name": "sp-pifo"},
         "aifo": {"name": "aifo"},
-        "aifo-k0.9": {"name": "aifo", "headroom_k": 0.9},
         "tcp": AIFO_SCHEMES["TCP"],
         "dctcp": AIFO_SCHEMES["DCTCP"],
     }.items():
@@ -63,8 +62,19 @@ def test_small_flows_pifo_best_then_sppifo_and_aifo_below_dctcp_and_tcp(small_fl
     assert fct["aifo"] < fct["dctcp"] and fct["aifo"] < fct["tcp"], fct
 
 
-def test_aifo_small_headroom_beats_large_headroom_for_small_flows(small_flow_fct):
-    assert small_flow_fct["aifo"] < small_flow_fct["aifo-k0.9"]
+def test_aifo_small_headroom_beats_large_headroom_for_small_flows():
+    """AIFO section 5.1: smaller k serves small flows better. On the AIFO authors' set-up (their fabric, hosts,
+    packets and 20-packet queue: `_aifo.points`) at load 0.7, where their data put k = 0.9 at 3.0x k = 0.1, k = 0.1
+    is ahead by about 25% on every seed tried. (On the pFabric paper's leaf-spine, 0.2 us links and the bundle's
+    defaults, the two lie within a seed's noise at load 0.8: k = 0.9 was ahead on 4 of 8 seeds, and after events
+    at equal times were keyed by what they are, on 6 of 8; this test ran there on one seed until then.)"""
+    from pfabric.figures import _aifo
+
+    variants = {"k0.1": _aifo.aifo(), "k0.9": _aifo.aifo(headroom_k=0.9)}
+    small = {}
+    for labels, scenario in _aifo.points(True, variants, loads=(0.7,)):
+        small[labels["scheme"]] = _aifo.small_mean_ms(pfabric.run(scenario))
+    assert small["k0.1"] < 0.9 * small["k0.9"], small
 
 
 def jain_index(scheme: dict) -> float:

@@ -76,8 +76,8 @@ def _parser() -> argparse.ArgumentParser:
         "--threads",
         type=int,
         metavar="N",
-        help="run the partitioned engine on N threads (0: every core), as run.threads does; any N gives the "
-        "same results",
+        help="run the partitioned engine on N threads (0: every core; 1: the sequential engine), as run.threads "
+        "does; any N gives the same results",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary table")
     run.add_argument(

@@ -179,14 +179,14 @@ class RunResult:
         elif stats.get("cut_short"):
             limit = scenario.run.max_sim_time_s
             summary["warnings"].append(f"stopped at max_sim_time_s = {limit} s before every flow finished")
-        if scenario.run.threads is not None and not stats.get("partitions"):
+        if _asks_for_threads(scenario.run.threads) and not stats.get("partitions"):
             # The core falls back to the sequential engine where a scenario needs the whole fabric at one
             # instant (`parallel::partitionable`): say so, since the user asked for the other engine.
             summary["warnings"].append(
                 f"run.threads = {scenario.run.threads} has no effect here: this scenario needs the whole fabric "
                 "at one instant (the flow-level ideal, PDQ, throughput sampling or arrival logs) or runs NDP with "
-                'hosts apart (run.partition = "hosts"), so it ran on the sequential engine, whose results '
-                "these are"
+                'hosts apart (run.partition = "hosts"), so it ran on the sequential engine (the same results, '
+                "on one core)"
             )
         return cls(
             scenario=scenario,
@@ -251,6 +251,14 @@ class RunResult:
         text = json.dumps(self.summary_document(), indent=2, allow_nan=False) + "\n"
         _atomic(paths["summary.json"], lambda tmp: tmp.write_text(text, encoding="utf-8"))
         return paths
+
+
+def _asks_for_threads(threads: int | None) -> bool:
+    """Whether `run.threads` asks for the partitioned engine: two threads or more (0: every core, where the
+    machine has two or more). One thread runs the sequential engine, which gives the same results."""
+    if threads == 0:
+        return (os.cpu_count() or 1) >= 2
+    return threads is not None and threads >= 2
 
 
 def _atomic(path: Path, write) -> None:

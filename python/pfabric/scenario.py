@@ -952,8 +952,9 @@ class Run(_Section):
         le=4096,
         description="Run the partitioned engine on this many threads (0: every core). The fabric is cut into "
         "partitions fixed by the topology (run.partition) and run side by side in windows of the least delay "
-        "of a cut link; every thread count gives byte-identical results, which differ from the sequential "
-        "engine's only in how equal times and random route draws fall. Unset: the sequential engine. "
+        "of a cut link; every thread count and every partitioning gives the sequential engine's results to the "
+        "byte (but for a run stopped by its event budget, which stops between windows). Unset or 1: the "
+        "sequential engine. "
         "Scenarios that need the whole fabric at one instant (ideal, pdq, throughput sampling, arrival logs), and "
         'ndp with hosts apart (run.partition = "hosts": its switches return a header to its sender at once), '
         "run sequentially whatever this says (stats: partitions = 0; the summary warns).",
@@ -1249,17 +1250,14 @@ class Scenario(_Section):
     def canonical_json(self) -> str:
         """The scenario as canonical JSON (sorted keys, no spaces): equal scenarios give equal text.
 
-        The thread count is not part of it (every count gives the same results); whether the run is
-        partitioned, and how, is, when asked for (a scenario that does not ask keeps the text it had before
-        the partitioned engine existed); so is the packet format, when it is not the default.
+        How the run is made is not part of it: every thread count and partitioning gives the sequential
+        engine's results. The packet format is, when it is not the default.
         """
         data = self.model_dump(mode="json")
         if self.packet == Packet():
             del data["packet"]
         run = data["run"]
-        threads, partition = run.pop("threads"), run.pop("partition")
-        if threads is not None:
-            run["partitioned"] = partition or "default"
+        run.pop("threads"), run.pop("partition")
         return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
     def canonical_hash(self) -> str:

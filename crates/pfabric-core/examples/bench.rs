@@ -4,8 +4,9 @@
 //!
 //! cargo run --release -p pfabric-core --example bench -- [--parallelism] [SCENARIO ...]
 //!
-//! A scenario name may end in `@tN`: the same scenario on the partitioned engine with N threads (`run.threads`;
-//! `@t1` is the partitioned engine on one thread, the bare name the sequential engine), and then in
+//! A scenario name may end in `@tN`: the same scenario with `run.threads = N` (the partitioned engine on N
+//! threads; `@t1`, as the bare name, the sequential engine, which gives the same results), or in `@pN`: the
+//! partitioned engine on N threads even for one (what its windows cost on one core), and then in
 //! `/PARTITION`: how it cuts the fabric (`run.partition`). Besides the named scenarios below, any
 //! `pfabric-fattree-kK-websearch-LOAD-N` (N as `200k`, `1m` or a number) runs pFabric with web-search flows, and
 //! `phost-`, `homa-` or `ndp-fattree-...` the receiver-driven schemes on the same.
@@ -217,12 +218,13 @@ fn main() {
         names = vec!["tcp-websearch-0.6-20k".into(), "pfabric-websearch-0.6-20k".into()];
     }
     for name in names {
-        // `NAME@tN` or `NAME@tN/PARTITION`.
+        // `NAME@tN`, `NAME@pN`, each with `/PARTITION` or not.
         let (name_part, partition) = match name.split_once('/') {
             Some((n, p)) => (n.to_string(), Some(p.to_string())),
             None => (name.clone(), None),
         };
-        let (base, threads) = match name_part.rsplit_once("@t") {
+        let engine_only = name_part.rsplit_once("@p").is_some_and(|(_, n)| n.parse::<u32>().is_ok());
+        let (base, threads) = match name_part.rsplit_once(if engine_only { "@p" } else { "@t" }) {
             Some((base, n)) => match n.parse::<u32>() {
                 Ok(n) => (base, Some(n)),
                 Err(_) => {
@@ -248,7 +250,7 @@ fn main() {
         };
         let (cpu0, _) = cpu_and_peak_mem();
         let wall = Instant::now();
-        let mut sim = Simulation::new(cfg.clone());
+        let mut sim = if engine_only { Simulation::partitioned(cfg.clone()) } else { Simulation::new(cfg.clone()) };
         let (cpu_built, _) = cpu_and_peak_mem();
         sim.run();
         let wall_s = wall.elapsed().as_secs_f64();

@@ -265,7 +265,8 @@ pub struct Simulation {
     /// its routes are computed from 164 KB of records (`topology::Descent`), and the step was measured to gain
     /// nothing at 197 KB (k = 32's table) and to cost at 164 KB (k = 16's).
     far_routes: bool,
-    spray: Rng,
+    /// Each switch's random stream for routes (spray, adaptive ties), by node less the hosts.
+    sprays: Vec<Rng>,
     arrivals: Arrivals,
     next_arrival: Option<FlowSpec>,
     flows_total: Option<u64>,
@@ -274,6 +275,8 @@ pub struct Simulation {
     free_slots: Vec<u32>,
     slot_of: Vec<u32>,
     active_flows: u64,
+    /// The next multiple of a microsecond at which the run's counts are to be noted for its peaks.
+    peak_grid: crate::metrics::peaks::PeakGrid,
     out: Vec<Packet>,
     pub(crate) counters: RunCounters,
     max_time: Option<Time>,
@@ -309,6 +312,8 @@ pub struct Simulation {
     /// hosts' partitions, at or after which every such port is numbered, as no switch's own port is (every
     /// switch is in partition 0); [`u32::MAX`] otherwise, and in a sequential run.
     fed_from: u32,
+    /// Canonical (sequential) id of each port of a renumbered fabric (empty: ids are canonical).
+    pub(crate) canon: Arc<[u32]>,
     /// A partitioned run's block of partitions (those one thread runs): what they share with the others and
     /// what they report to them.
     block: Option<Box<parallel::Block>>,
@@ -383,11 +388,27 @@ fn port_state(i: usize, spec: &crate::net::topology::PortSpec, queue: &QueueConf
 }
 
 impl Simulation {
-    /// A run of `cfg`: sequential, or partitioned when `run.threads` is set and the scenario allows it (see
-    /// `engine::parallel`).
+    /// A run of `cfg`: partitioned when `run.threads` asks for two threads or more (0: every core, where the
+    /// machine has two or more) and the scenario allows it (see `engine::parallel`), sequential otherwise. Both
+    /// engines give the same results, so one thread runs the sequential engine, which needs no windows.
     pub fn new(cfg: ScenarioConfig) -> Self {
+        let threads = match cfg.threads {
+            Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Some(n) => n as usize,
+            None => 1,
+        };
+        if threads >= 2 {
+            return Self::partitioned(cfg);
+        }
         let topo = Arc::new(cfg.topology.build());
-        if cfg.threads.is_some() && parallel::partitionable(&cfg) {
+        Self::sequential(cfg, topo)
+    }
+
+    /// A run of `cfg` on the partitioned engine, whatever `run.threads` says (unset or 0: one thread), where
+    /// the scenario allows it: tests, and benchmarks of the engine itself on one thread.
+    pub fn partitioned(cfg: ScenarioConfig) -> Self {
+        let topo = Arc::new(cfg.topology.build());
+        if parallel::partitionable(&cfg) {
             return parallel::Partitioned::simulation(cfg, topo);
         }
         Self::sequential(cfg, topo)
@@ -399,9 +420,8 @@ impl Simulation {
             topo.ports.iter().enumerate().map(|(i, spec)| port_state(i, spec, &cfg.scheme.queue, loss_bins)),
         );
         let arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
-        let spray = Rng::stream(cfg.seed, "spray");
         let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
-        let mut sim = Self::base(&cfg, topo, ports, spray, longest_path);
+        let mut sim = Self::base(&cfg, topo, ports, longest_path);
         sim.flows_total = arrivals.total();
         if cfg.scheme.transport.protocol == crate::transport::Protocol::Homa {
             sim.homa = Some(homa::HomaHosts::for_run(&cfg, &sim.topo, &arrivals));
@@ -411,7 +431,7 @@ impl Simulation {
                 Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
         }
         if let Some(s) = &sim.sampler {
-            sim.events.schedule(s.interval, EventKind::Sample, 0, 0);
+            sim.events.schedule_keyed(s.interval, KEY_OTHER, EventKind::Sample, 0, 0);
         }
         sim.start_arrivals(arrivals);
         sim
@@ -422,12 +442,13 @@ impl Simulation {
         self.next_arrival = arrivals.next_flow();
         self.arrivals = arrivals;
         if let Some(f) = self.next_arrival {
-            self.events.schedule(f.start, EventKind::FlowArrival, 0, 0);
+            self.events.schedule_keyed(f.start, KEY_FLOW | self.flows.len() as u64, EventKind::FlowArrival, 0, 0);
         }
     }
 
     /// What every run starts with: its ports, no flows, no events.
-    fn base(cfg: &ScenarioConfig, topo: Arc<Topology>, ports: Vec<PortState>, spray: Rng, longest_path: u64) -> Self {
+    fn base(cfg: &ScenarioConfig, topo: Arc<Topology>, ports: Vec<PortState>, longest_path: u64) -> Self {
+        let (hosts, nodes) = (topo.hosts, topo.nodes);
         let MeasureConfig { loss_priority_edges, sample_interval, track_flows, log_arrivals, fct_end } =
             cfg.measure.clone();
         let target_load = match &cfg.workload {
@@ -467,7 +488,7 @@ impl Simulation {
             ),
             far_prefetch,
             far_routes,
-            spray,
+            sprays: (hosts..nodes).map(|n| Rng::stream(cfg.seed, &format!("spray/{n}"))).collect(),
             next_arrival: None,
             flows_total: None,
             flows: Vec::new(),
@@ -475,6 +496,7 @@ impl Simulation {
             free_slots: Vec::new(),
             slot_of: Vec::new(),
             active_flows: 0,
+            peak_grid: Default::default(),
             out: Vec::with_capacity(64),
             counters: RunCounters::default(),
             max_time: cfg.max_sim_time,
@@ -497,6 +519,7 @@ impl Simulation {
             window_profile: None,
             port_base: 0,
             fed_from: u32::MAX,
+            canon: Arc::from(Vec::new()),
             block: None,
             phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost).then(|| {
                 phost::PhostHosts::new(
@@ -612,7 +635,9 @@ impl Simulation {
 
     /// Run to the end: until no event is left (every flow finished) or the time limit.
     pub fn run(&mut self) {
-        while !self.step(u64::MAX) {}
+        // In steps, as the Python binding runs it: after each, a partitioned run sums what its blocks noted for
+        // the peaks, which would otherwise pile up for the whole run (`metrics::peaks`).
+        while !self.step(1 << 24) {}
     }
 
     /// Process at most `max_events` events. Returns true when the run is over.
@@ -639,6 +664,9 @@ impl Simulation {
                 if ev.time > limit {
                     self.now = limit;
                     self.cut_short = true;
+                    if self.peak_grid.passes(limit) {
+                        self.note_peaks_through(limit);
+                    }
                     self.send_all_due();
                     self.finish_records();
                     return true;
@@ -653,6 +681,9 @@ impl Simulation {
             }
             self.now = ev.time;
             self.counters.events += 1;
+            if self.peak_grid.passes(ev.time) {
+                self.note_peaks_through(ev.time);
+            }
             self.prefetch_next(&ev);
             if PROFILE {
                 self.profile_event(ev.kind(), ev.a, ev.b);
@@ -660,6 +691,30 @@ impl Simulation {
             self.dispatch::<false>(ev);
         }
         false
+    }
+
+    /// Note the run's counts (or the block's) at every grid instant through `t` not yet noted (`metrics::peaks`):
+    /// called before anything due at `t` happens.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_peaks_through(&mut self, t: Time) {
+        let index = self.peak_grid.note_through(t);
+        self.note_peaks_from(index);
+    }
+
+    /// The counts as they stand, noted for the grid instants from `index` on.
+    fn note_peaks_from(&mut self, index: u64) {
+        let live = self.pool.live() as u64;
+        match &mut self.block {
+            None => {
+                self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
+                self.counters.peak_live_packets = self.counters.peak_live_packets.max(live);
+            }
+            Some(block) => {
+                let live = live as i64 + block.posted - block.taken;
+                block.peak_notes.note(index, self.active_flows, live);
+            }
+        }
     }
 
     /// Nearly every event is a packet's arrival, and the next one is known already: ask for its packet and the
@@ -740,16 +795,8 @@ impl Simulation {
             choices if matches!(self.routing, Routing::Spray) => {
                 let draw_now = self.draw_at(now);
                 self.next_draw.set((next.id(), node));
-                let (stream, skip) = match &self.block {
-                    None => (&self.spray, draw_now != NO_DRAW),
-                    Some(block) => {
-                        // The partitions come from the events' sending ports (just read), where they have one.
-                        let Some(here) = block.part_within(node, self.part_at(next)) else { return };
-                        let Some(stream) = block.spray_stream(here) else { return };
-                        let same = draw_now != NO_DRAW && block.part_within(draw_now, self.part_at(now)) == Some(here);
-                        (stream, same)
-                    }
-                };
+                let Some(stream) = self.sprays.get(node.wrapping_sub(self.hosts) as usize) else { return };
+                let skip = draw_now == node;
                 let pick = stream.peek_below(choices.len() as u64, skip as usize) as usize;
                 let Some(&port) = choices.get(pick) else { return };
                 #[cfg(test)]
@@ -760,16 +807,6 @@ impl Simulation {
         };
         if let Some(ps) = self.ports.get(self.slot(port)) {
             crate::sim::prefetch(ps);
-        }
-    }
-
-    /// The partition within its block of the node at which event `ev` arrives, where its sending port says it
-    /// (an arrival crosses a link within a partition), or [`SOME_PART`].
-    #[inline(always)]
-    fn part_at(&self, ev: &Event) -> u32 {
-        match self.ports.get(self.slot(ev.b)) {
-            Some(ps) if ev.kind() == EventKind::Arrive => ps.own_part,
-            _ => SOME_PART,
         }
     }
 
@@ -870,7 +907,13 @@ impl Simulation {
         }
         self.next_arrival = self.arrivals.next_flow();
         if let Some(f) = self.next_arrival {
-            self.events.schedule(f.start.max(self.now), EventKind::FlowArrival, 0, 0);
+            self.events.schedule_keyed(
+                f.start.max(self.now),
+                KEY_FLOW | self.flows.len() as u64,
+                EventKind::FlowArrival,
+                0,
+                0,
+            );
         }
     }
 
@@ -917,7 +960,6 @@ impl Simulation {
         let receiver = Receiver::new(sender.sb.npkts, self.transport.three_way_handshake());
         let slot = self.open_connection(id, Connection { receiver, halves: Halves::Both, sender });
         self.active_flows += 1;
-        self.counters.peak_active_flows = self.counters.peak_active_flows.max(self.active_flows);
         let mut out = std::mem::take(&mut self.out);
         let conn = self.conns[slot as usize].as_mut().unwrap();
         conn.sender.start(self.now, &self.transport, &mut out);
@@ -971,7 +1013,13 @@ impl Simulation {
         let ideal = self.ideal.as_mut().unwrap();
         if let Some(at) = ideal.reschedule() {
             self.ideal_generation = self.ideal_generation.wrapping_add(1);
-            self.events.schedule(at, EventKind::IdealCompletion, self.ideal_generation, 0);
+            self.events.schedule_keyed(
+                at,
+                KEY_OTHER | 1 | (self.ideal_generation as u64) << 1,
+                EventKind::IdealCompletion,
+                self.ideal_generation,
+                0,
+            );
         }
     }
 
@@ -1022,7 +1070,7 @@ impl Simulation {
         }
         let s = &mut self.conns[slot as usize].as_mut().unwrap().sender;
         if let Some(wake) = s.timer_event_needed() {
-            self.events.schedule(wake, EventKind::Timer, id, 0);
+            self.events.schedule_keyed(wake, KEY_TIMER | id as u64, EventKind::Timer, id, 0);
         }
     }
 
@@ -1078,7 +1126,6 @@ impl Simulation {
             let id = self.pool.alloc(p);
             self.enqueue(port, id);
         }
-        self.counters.peak_live_packets = self.counters.peak_live_packets.max(self.pool.live() as u64);
     }
 
     #[inline(always)]
@@ -1181,7 +1228,9 @@ impl Simulation {
         self.counters.packet_hops += 1;
         let at = start + ser + ps.delay_ps;
         if ps.peer_part == LOCAL {
-            self.events.schedule(at, EventKind::Arrive, id, port);
+            // (The fabric's own id of the port: a partitioned run numbers its ports anew.)
+            let own = if self.canon.is_empty() { port } else { self.canon[port as usize] };
+            self.events.schedule_keyed(at, arrival_key(own), EventKind::Arrive, id, port);
         } else {
             let (dest, node) = (ps.peer_part, ps.peer_node);
             self.hand_over(dest, at, port, node, id);
@@ -1228,10 +1277,7 @@ impl Simulation {
     /// from the stream of the switch's partition.
     #[inline]
     fn spray_below(&mut self, node: u32, n: u64) -> u64 {
-        match &mut self.block {
-            None => self.spray.below(n),
-            Some(block) => block.spray_within(node, SOME_PART).below(n),
-        }
+        self.sprays[(node - self.hosts) as usize].below(n)
     }
 
     /// Adaptive routing: of the equal-cost ports of switch `node` towards `dst`, the one that frees first (its
@@ -1288,10 +1334,7 @@ impl Simulation {
                 n => match self.routing {
                     Routing::Spray => {
                         // (Fields borrowed apart from the topology that `choices` borrows.)
-                        let pick = match &mut self.block {
-                            None => self.spray.below(n as u64),
-                            Some(block) => block.spray_within(node, part).below(n as u64),
-                        };
+                        let pick = self.sprays[(node - self.hosts) as usize].below(n as u64);
                         let port = choices[pick as usize];
                         #[cfg(test)]
                         {
@@ -1393,7 +1436,7 @@ impl Simulation {
             }
         };
         if slot == NO_SLOT {
-            self.pool.release(id);
+            self.answer_closed_flow(id, pkt);
             return; // a late copy for a flow whose sender already closed
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
@@ -1432,6 +1475,41 @@ impl Simulation {
             self.retire_if_half(pkt.flow, slot, half);
         }
         self.answer_in_place(id, ack, pkt.dst);
+    }
+
+    /// A late copy for a flow closed at its sender (its receiver held every packet, and its state is gone):
+    /// answered as a retired receiving half answers one (`parallel::answer_late_copy`), so that a flow's halves
+    /// in one partition, or in the sequential engine, answer as halves apart do. A first transmission counts
+    /// as out of order.
+    #[cold]
+    #[inline(never)]
+    fn answer_closed_flow(&mut self, id: PacketId, pkt: Packet) {
+        let data = pkt.seq < crate::transport::receiver::HANDSHAKE_ACK_SEQ;
+        if data && !pkt.retransmit {
+            self.count_late_out_of_order(pkt.flow);
+        }
+        if !data && pkt.seq != crate::transport::receiver::PROBE_SEQ {
+            if pkt.kind == PacketKind::Data {
+                self.counters.data_packets_refused += 1;
+            }
+            self.pool.release(id);
+            return;
+        }
+        let size = match &self.block {
+            None => self.flows[pkt.flow as usize].size_bytes,
+            Some(block) => block.records[pkt.flow as usize].size_bytes,
+        };
+        let npkts = self.transport.format.packets_for(size) as u32;
+        self.counters.note_received(false, pkt.payload);
+        self.answer_in_place(id, ack_for(&pkt, npkts, self.transport.format), pkt.dst);
+    }
+
+    /// One more packet out of order for flow `flow`, closed at its sender (its counts already noted).
+    pub(super) fn count_late_out_of_order(&mut self, flow: u32) {
+        match &mut self.block {
+            None => self.flows[flow as usize].out_of_order += 1,
+            Some(block) => block.late_out_of_order.push(flow),
+        }
     }
 
     /// The slot of the connection whose receiver takes flow `flow`'s packets here ([`NO_SLOT`]: the flow
@@ -1490,7 +1568,7 @@ impl Simulation {
             }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {
-            self.events.schedule(wake, EventKind::Timer, ack.flow, 0);
+            self.events.schedule_keyed(wake, KEY_TIMER | ack.flow as u64, EventKind::Timer, ack.flow, 0);
         }
     }
 
@@ -1514,7 +1592,7 @@ impl Simulation {
         // Keep sampling while anything else is left to happen (flows that can no longer progress, such as a
         // constant-rate flow that lost packets, do not keep the run alive).
         if !self.events.is_empty() {
-            self.events.schedule(self.now + s.interval, EventKind::Sample, 0, 0);
+            self.events.schedule_keyed(self.now + s.interval, KEY_OTHER, EventKind::Sample, 0, 0);
         }
     }
 
@@ -1551,6 +1629,18 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Canonical tie keys: events at equal times run in this order in every engine.
+pub(crate) const KEY_TIMER: u64 = 1 << 58;
+pub(crate) const KEY_FLOW: u64 = 2 << 58;
+pub(crate) const KEY_TICK: u64 = 3 << 58;
+pub(crate) const KEY_OTHER: u64 = (3 << 58) | (1 << 57);
+
+/// The key of a packet's arrival from port `port` (by the fabric's own numbering).
+#[inline(always)]
+pub(crate) fn arrival_key(port: u32) -> u64 {
+    port as u64
 }
 
 /// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.
@@ -1734,7 +1824,7 @@ mod port_behaviour {
                 "run": {"threads": threads, "partition": partition, "max_sim_time_s": max_sim_time_s},
             }))
             .expect("valid scenario");
-            let mut sim = Simulation::new(cfg);
+            let mut sim = Simulation::partitioned(cfg);
             sim.run();
             sim
         };
@@ -1769,7 +1859,7 @@ mod port_behaviour {
     #[test]
     fn prefetching_ahead_changes_nothing() {
         // Sprayed, so that the port out guessed from the spray streams' next draws is asked for too; and on the
-        // partitioned engine, whose blocks draw from a stream per partition and take packets handed over.
+        // partitioned engine, whose blocks draw from their switches' streams and take packets handed over.
         let run_with = |far: bool, run: serde_json::Value| {
             let cfg = ScenarioConfig::from_value(&serde_json::json!({
                 "seed": 5,
@@ -1858,7 +1948,7 @@ mod port_behaviour {
                     "run": {"threads": threads},
                 }))
                 .expect("valid scenario");
-                let mut sim = Simulation::new(cfg);
+                let mut sim = Simulation::partitioned(cfg);
                 each_block(&mut sim, &mut |s| s.keep_receivers = keep);
                 sim.run();
                 let flows: Vec<_> =
@@ -1903,7 +1993,7 @@ mod port_behaviour {
                 "run": run,
             }))
             .expect("valid scenario");
-            let mut sim = Simulation::new(cfg);
+            let mut sim = if cfg.threads.is_some() { Simulation::partitioned(cfg) } else { Simulation::new(cfg) };
             let label = if sim.partitioned.is_some() { "partitioned" } else { "sequential" };
             each_block(&mut sim, &mut |s| s.far_prefetch = true);
             sim.run();

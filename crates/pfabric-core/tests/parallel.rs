@@ -1,6 +1,8 @@
-//! The partitioned engine (`run.threads`): every thread count gives byte-identical results, on fabrics cut
-//! by pods, by racks and at every link; runs drain and conserve packets; a lone flow takes exactly its ideal
-//! FCT across partitions; and over random scenarios the same holds, cut short or not.
+//! The partitioned engine (`run.threads`): every thread count and every partitioning gives the sequential
+//! engine's results to the byte, on fabrics cut by pods, by racks, hosts apart and at every link; runs drain
+//! and conserve packets; a lone flow takes exactly its ideal FCT across partitions; and over random scenarios
+//! the same holds, cut short or not (a run stopped by its event budget stops between windows, so there the
+//! thread counts agree with each other).
 
 mod common;
 
@@ -18,8 +20,10 @@ fn config(topology: &Value, workload: &Value, scheme: &Value, run: Value, seed: 
     .expect("valid scenario")
 }
 
+/// A run of `cfg`, on the partitioned engine where it sets `run.threads` (one thread too, which
+/// `Simulation::new` runs on the sequential engine).
 fn run(cfg: ScenarioConfig) -> Simulation {
-    let mut sim = Simulation::new(cfg);
+    let mut sim = if cfg.threads.is_some() { Simulation::partitioned(cfg) } else { Simulation::new(cfg) };
     // In steps, as the Python binding runs it: a step ends between windows and the next resumes there.
     while !sim.step(5_000) {}
     sim
@@ -38,6 +42,24 @@ fn words(sim: &Simulation) -> Vec<u64> {
         }
     }
     out.extend(run_stats(sim).iter().map(|(_, v)| v.to_bits()));
+    out
+}
+
+/// `words`, but for the statistics of how the run was made (`partitions`, `windows`, `handovers`), in which a
+/// partitioned run differs from a sequential one.
+fn result_words(sim: &Simulation) -> Vec<u64> {
+    let mut out = Vec::new();
+    for (_, col) in flow_columns(sim).into_iter().chain(port_columns(sim)) {
+        match col {
+            Column::U64(x) => out.extend(x),
+            Column::U32(x) => out.extend(x.iter().map(|&y| y as u64)),
+            Column::Bool(x) => out.extend(x.iter().map(|&y| y as u64)),
+            Column::F64(x) => out.extend(x.iter().map(|y| y.to_bits())),
+            Column::Labels { codes, .. } => out.extend(codes.iter().map(|&y| y as u64)),
+        }
+    }
+    let how = ["partitions", "windows", "handovers"];
+    out.extend(run_stats(sim).iter().filter(|(name, _)| !how.contains(name)).map(|(_, v)| v.to_bits()));
     out
 }
 
@@ -63,7 +85,7 @@ fn fat_tree(k: u32, routing: &str) -> Value {
 }
 
 #[test]
-fn every_thread_count_gives_the_same_bytes() {
+fn every_thread_count_gives_the_sequential_engines_bytes() {
     let cases = [
         (leaf_spine(), json!({"name": "pfabric"}), "groups"),
         (leaf_spine(), json!({"name": "dctcp"}), "racks"),
@@ -96,6 +118,8 @@ fn every_thread_count_gives_the_same_bytes() {
         assert!(one.partitions() > 1, "{label}");
         assert_eq!(one.counters().flows_finished, 120, "{label}");
         check_conservation(&one, &label);
+        let sequential = run(config(&topology, &workload, &scheme, json!({}), 3));
+        assert!(result_words(&one) == result_words(&sequential), "{label}: one thread differs from sequential");
         let reference = words(&one);
         for threads in [2, 3] {
             assert!(words(&at(threads)) == reference, "{label}: {threads} threads differ from one");
@@ -188,10 +212,17 @@ fn a_scenario_that_needs_the_whole_fabric_at_once_runs_sequentially() {
     assert_eq!(run(cfg).partitions(), 9, "ndp: the leaf-spine's racks");
     let cfg = config(&leaf_spine(), &poisson(0.5, 50), &json!({"name": "tcp"}), json!({}), 1);
     assert_eq!(run(cfg).partitions(), 0, "threads unset: sequential");
+    // One thread: the sequential engine, which gives the same results without windows.
+    let one = |run: Value| config(&fat_tree(4, "spray"), &poisson(0.5, 50), &json!({"name": "tcp"}), run, 1);
+    let mut sim = Simulation::new(one(json!({"threads": 1, "partition": "nodes"})));
+    while !sim.step(5_000) {}
+    assert_eq!(sim.partitions(), 0, "one thread: sequential");
+    assert!(result_words(&sim) == result_words(&run(one(json!({"threads": 2, "partition": "nodes"})))));
 }
 
 /// Random valid scenarios: fabric, partitioning, scheme, load, flows and a time limit drawn from a seeded
-/// stream. On each, one and three threads agree to the byte; a run that drains conserves packets and every
+/// stream. On each, one and three threads agree to the byte, and with the sequential engine unless the event
+/// budget stops the run; a run that drains conserves packets and every
 /// flow's slowdown is at least 1; a run cut short still accounts for every packet sent; every port's mean
 /// queue lies between empty and its deepest. 24 cases here (about 20 s), `PFABRIC_PARALLEL_CASES` more
 /// (`make fuzz`: 1,000), `PFABRIC_PARALLEL_SEED` draws other scenarios than the stream's default (2026), and
@@ -235,6 +266,11 @@ fn random_scenarios_agree_across_thread_counts_and_conserve_packets() {
         };
         let one = at(1);
         assert!(words(&one) == words(&at(3)), "{label}: 3 threads differ from one");
+        if !one.out_of_budget() {
+            let r = json!({"partition": partition, "max_sim_time_s": limit, "max_events": budget});
+            let sequential = run(config(topology, &poisson(load, flows), &scheme, r, case + 1));
+            assert!(result_words(&one) == result_words(&sequential), "{label}: threads differ from sequential");
+        }
         check_queue_averages(&one, &label);
         let c = one.counters();
         assert_eq!(one.flows().len() as u64, c.flows_started, "{label}: a row per flow started");
@@ -292,25 +328,14 @@ fn an_event_budget_stops_a_partitioned_run_at_the_same_place_on_any_thread_count
     assert!(words(&one) == words(&at(3)), "3 threads differ from one");
 }
 
-/// The partitioned engine's results, pinned: fabrics cut by pods, racks, hosts and at every link, with packets
-/// handed over within a block and between blocks (two threads). How the engine orders a handed packet among the
-/// events of its window may change; the order itself (time, then origin partition, then sequence) may not.
-const PINNED: &[(&str, u64)] = &[
-    // (Pinned again when the spines and cores were shared out among the partitions below them: a packet between
-    // two racks or pods is handed over once, to its destination's partition, so ties fall otherwise there.)
-    ("pfabric leaf-spine groups", 0x4675a03298508a85),
-    ("dctcp leaf-spine racks", 0x21db0ab095a98e39),
-    // (Pinned again when the ports down to the hosts became the hosts' partition's, fed from afar: ties between
-    // equal times fall otherwise there, and the window is their propagation, 32 ns shorter.)
-    ("tcp leaf-spine hosts", 0x103ce62366ebe4fd),
-    ("tcp fat-tree k=4 spray groups", 0x2e08d56ec4fa170c),
-    ("aifo fat-tree k=4 ecmp nodes", 0xa7f63941858eb1d2),
-    ("sp-pifo fat-tree k=8 adaptive racks", 0x851192a35f993569),
-    ("pfabric fat-tree k=8 spray nodes", 0x08597ce93baac152),
-];
-
+/// The partitioned engine gives the sequential engine's results, larger runs than above: fabrics cut by pods,
+/// racks, hosts and at every link, with packets handed over within a block and between blocks (two threads).
+/// Every event among equal times is ordered by what it is (an arrival by the port it left, a timer by its
+/// flow: `engine::arrival_key` and the keys beside it) and never by when it was scheduled, so a partition
+/// orders its events as the sequential engine orders them; the sequential engine's results are pinned in
+/// tests/bundles.rs.
 #[test]
-fn partitioned_results_are_pinned() {
+fn partitioned_runs_give_the_sequential_engines_results() {
     let cases = [
         ("pfabric leaf-spine groups", leaf_spine(), json!({"name": "pfabric"}), "groups"),
         ("dctcp leaf-spine racks", leaf_spine(), json!({"name": "dctcp"}), "racks"),
@@ -320,13 +345,11 @@ fn partitioned_results_are_pinned() {
         ("sp-pifo fat-tree k=8 adaptive racks", fat_tree(8, "adaptive"), json!({"name": "sp-pifo"}), "racks"),
         ("pfabric fat-tree k=8 spray nodes", fat_tree(8, "spray"), json!({"name": "pfabric"}), "nodes"),
     ];
-    let now: Vec<(&str, u64)> = cases
-        .iter()
-        .map(|(label, topology, scheme, partition)| {
-            let r = json!({"threads": 2, "partition": partition});
-            (*label, fnv1a(words(&run(config(topology, &poisson(0.7, 300), scheme, r, 5)))))
-        })
-        .collect();
-    let table = now.iter().map(|(s, h)| format!("    (\"{s}\", {h:#018x}),")).collect::<Vec<_>>().join("\n");
-    assert_eq!(now, PINNED, "partitioned results changed; if on purpose, pin them again:\n{table}");
+    for (label, topology, scheme, partition) in cases {
+        let r = json!({"threads": 2, "partition": partition});
+        let parted = run(config(&topology, &poisson(0.7, 300), &scheme, r, 5));
+        let sequential = run(config(&topology, &poisson(0.7, 300), &scheme, json!({}), 5));
+        assert!(parted.partitions() > 1, "{label}");
+        assert!(result_words(&parted) == result_words(&sequential), "{label}: differs from the sequential engine");
+    }
 }

@@ -76,7 +76,13 @@ impl Simulation {
     /// Make sure host `host`'s timer `which` fires at `at` at the latest.
     fn homa_arm(&mut self, host: u32, which: u32, at: Time) {
         if self.homa.as_mut().expect("a Homa run").timers.arm(host, which, at) {
-            self.events.schedule(at, EventKind::HostTick, host, which);
+            self.events.schedule_keyed(
+                at,
+                super::KEY_TICK | (host as u64) << 1 | which as u64,
+                EventKind::HostTick,
+                host,
+                which,
+            );
         }
     }
 
@@ -203,8 +209,8 @@ impl Simulation {
             Err(noted) => return self.answer_late_copy(id, pkt, noted),
         };
         if slot == super::NO_SLOT {
-            self.pool.release(id);
-            return; // a late copy for a closed message
+            // A late copy for a closed message: ACKed as a retired receiving half ACKs one.
+            return self.answer_closed_flow(id, pkt);
         }
         let now = self.now;
         let conn = self.conns[slot as usize].as_mut().unwrap();

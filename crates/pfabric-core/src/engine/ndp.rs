@@ -56,7 +56,13 @@ impl NdpHosts {
 impl Simulation {
     fn ndp_arm(&mut self, host: u32, which: u32, at: Time) {
         if self.ndp.as_mut().expect("an NDP run").timers.arm(host, which, at) {
-            self.events.schedule(at, EventKind::HostTick, host, which);
+            self.events.schedule_keyed(
+                at,
+                super::KEY_TICK | (host as u64) << 1 | which as u64,
+                EventKind::HostTick,
+                host,
+                which,
+            );
         }
     }
 
@@ -206,8 +212,8 @@ impl Simulation {
             Err(noted) => return self.answer_late_copy(id, pkt, noted),
         };
         if slot == super::NO_SLOT {
-            self.pool.release(id);
-            return; // a late copy for a closed flow
+            // A late copy for a closed flow: ACKed as a retired receiving half ACKs one.
+            return self.answer_closed_flow(id, pkt);
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         let was_complete = conn.receiver.is_complete();

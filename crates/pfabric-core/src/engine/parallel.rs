@@ -2,19 +2,19 @@
 //! windows of the lookahead (issue "Scale"; DESIGN.md section 8). A thread runs a block of consecutive
 //! partitions in one simulation (one event queue, packet pool and set of connections: events of different
 //! partitions touch different state, so their interleaving changes nothing), with each partition's flow
-//! arrivals, outboxes, cut ports and route stream kept apart.
+//! arrivals, outboxes and cut ports kept apart.
 //!
 //! A window is `[start, start + lookahead)`. Within it each block runs its events; a packet that crosses a
 //! cut link arrives at least one lookahead after it leaves, so in a later window. Among events at the same
-//! time, the packets handed over in a window come after every event the window's partitions scheduled
-//! themselves and before every event of the windows after it, ordered by origin partition and then in the
-//! order each origin sent them: each event's sequence number says so (`Numbering`), so whichever block holds
-//! the origin, equal times are ordered by (time, origin partition, sequence). A packet for a partition of
-//! the same block goes into its queue at once, numbered so; one for another block waits in its partition's
+//! time the event queue orders by each event's key, which says what the event is (a packet's arrival by the
+//! port it left, in the fabric's own numbering; a timer by its flow: `engine::arrival_key` and the keys
+//! beside it), never when or where it was scheduled: a partition runs its events in the order the sequential
+//! engine runs them, and every random route draw comes from its switch's own stream, as there. A packet for
+//! a partition of the same block goes into its queue at once; one for another block waits in its partition's
 //! outbox for that block. At the end of the window the outboxes go to double-buffered mailboxes, one per
 //! origin partition and receiving block, each block reports when its next event is due, and after one barrier
 //! every thread computes the same next window from the same reports. The next window opens with each block
-//! taking in its mail, origin by origin, numbered as the packets from its own partitions were.
+//! taking in its mail.
 //!
 //! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
 //! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
@@ -40,10 +40,9 @@
 //! partition.
 //!
 //! What a partition does depends only on its state, the window and its mail, never on which thread or block
-//! runs it: every thread count gives byte-identical results. Results do depend on the partitioning (ties between
-//! equal times are broken per partition), which is fixed by the topology; they differ from the sequential
-//! engine's in such ties, in the spray and adaptive routes' random draws (a stream per partition), and in the
-//! per-window counters below.
+//! runs it, nor on how the fabric is cut: every thread count and every partitioning gives the sequential
+//! engine's results to the byte (tests/parallel.rs), but for a run stopped by its event budget, which stops
+//! between windows. So one thread runs the sequential engine (`Simulation::new`), which needs no windows.
 //!
 //! What stays sequential, and why: the flow-level Ideal (one central scheduler over every flow), PDQ (its
 //! per-flow rate state sits on the ports of the whole path), NDP with hosts apart (a header returned to its
@@ -56,8 +55,11 @@
 //! there a receiving half, made when its first packet arrives and retired once it holds every packet: its
 //! out-of-order count is noted then and its slot freed. Copies that arrive later are acknowledged as the half
 //! would have acknowledged them (pHost's hosts, which acknowledge a flow's last packet once: never), and a
-//! first transmission among them still counts as out of order.
-//! `peak_active_flows` and `peak_live_packets` are the largest sums over partitions at the ends of windows.
+//! first transmission among them still counts as out of order; a copy for a flow closed at its sender, in the
+//! sequential engine or with both halves in one partition, is answered the same way
+//! (`Simulation::answer_closed_flow`). `peak_active_flows` and `peak_live_packets` are taken at every
+//! microsecond (`metrics::peaks`): each block notes its counts at the instants it passes, and the sums are
+//! made once every block has passed them.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -71,7 +73,6 @@ use crate::net::partition::Partitioning;
 use crate::net::topology::Topology;
 use crate::queue::QueueConfig;
 use crate::sim::event::EventKind;
-use crate::sim::rng::Rng;
 use crate::sim::time::Time;
 use crate::transport::receiver::{HANDSHAKE_ACK_SEQ, PROBE_SEQ};
 use crate::transport::{Receiver, Sender};
@@ -90,28 +91,30 @@ pub(super) fn partitionable(cfg: &ScenarioConfig) -> bool {
     !(needs_the_whole_fabric || returns_from_afar)
 }
 
-/// A packet crossing a cut link to another block: it arrives at `at` at node `node` (or, marked [`FED`], is
-/// queued as of `at` at port `node`, fed from afar). One cache line, so that
-/// taking a packet in moves one line between the cores (a packet fills a line, aligned to one, and beside the
-/// time and node it took two): the time and node ride in the packet's rate header (PDQ's), which no scheme that
-/// runs partitioned carries, and leave it empty again on arrival.
+/// A packet crossing a cut link to another block: it arrives at `at` at the far end of port `port` (the fabric's
+/// own id of the port it left; or, marked [`FED`], it is queued as of `at` at port `port`, fed from afar, by
+/// this run's numbering). One cache line, so that taking a packet in moves one line between the cores (a packet
+/// fills a line, aligned to one, and beside the time and port it took two): the time and port ride in the
+/// packet's rate header (PDQ's), which no scheme that runs partitioned carries, and leave it empty again on
+/// arrival.
 #[derive(Clone, Copy)]
 pub(super) struct Handover(Packet);
 
 const _: () = assert!(std::mem::size_of::<Handover>() == 64);
 
 impl Handover {
-    /// Packet `p`, arriving at `at` at node `node`.
-    fn new(at: Time, node: u32, p: &Packet) -> Handover {
+    /// Packet `p`, arriving at `at` from port `port`.
+    fn new(at: Time, port: u32, p: &Packet) -> Handover {
         assert!(p.rate_bps == 0 && p.paused_by == 0, "a packet with a rate header crosses a cut link");
-        Handover(Packet { rate_bps: at, paused_by: node, ..*p })
+        Handover(Packet { rate_bps: at, paused_by: port, ..*p })
     }
 
     fn at(&self) -> Time {
         self.0.rate_bps
     }
 
-    fn node(&self) -> u32 {
+    /// The port it left (by the fabric's own numbering), which orders its arrival among equal times.
+    fn port(&self) -> u32 {
         self.0.paused_by
     }
 
@@ -128,7 +131,7 @@ impl Handover {
 
     /// The port fed from afar where the packet is to be queued, if it is for one.
     fn fed_port(&self) -> Option<u32> {
-        (self.node() & FED != 0).then_some(self.node() & !FED)
+        (self.port() & FED != 0).then_some(self.port() & !FED)
     }
 }
 
@@ -166,17 +169,11 @@ pub(super) struct Block {
     parts: Vec<PartState>,
     /// The block (thread) of each partition.
     block_of: Arc<[u32]>,
-    /// Each partition's random stream for routes (spray, adaptive ties), side by side: a switch draws from
-    /// one on every sprayed hop, and in its partition's state each sat on a line of its own.
-    sprays: Vec<Rng>,
+    /// The id in this run's numbering of each port of the fabric (by its own id, which a packet handed over
+    /// between blocks carries: `Handover`).
+    numbered_as: Arc<[u32]>,
     /// Every flow's row as it starts (made before the run).
     pub(super) records: Arc<[FlowRecord]>,
-    /// How events are numbered.
-    numbering: Numbering,
-    /// For each partition of the block, the number of the next packet it hands over within the block in the
-    /// window last run, and the number of the first partition's first such packet in that window.
-    next_handed: Vec<u64>,
-    handed_from: u64,
     /// A bit per partition of the block whose list of busy cut ports is not empty, and one per partition that
     /// handed packets to another block in this window: the window's end visits those alone (a visit to each
     /// partition, whose state lies on lines of its own, cost a tenth of the instructions of a window).
@@ -210,6 +207,14 @@ pub(super) struct Block {
     pub(super) finished: Vec<(u32, Time)>,
     /// (flow, retransmissions, timeouts, out-of-order; u32::MAX where the half is not here).
     pub(super) counts: Vec<(u32, u32, u32, u32)>,
+    /// Flows closed here (both halves in one partition) that took a late first transmission since: one more
+    /// out-of-order packet each, added to the counts noted at the close.
+    pub(super) late_out_of_order: Vec<u32>,
+    /// What the block noted for the run's peaks (`metrics::peaks`) since the last merge, and the packets it
+    /// posted to other blocks and took in from them.
+    pub(super) peak_notes: crate::metrics::peaks::BlockNotes,
+    pub(super) posted: i64,
+    pub(super) taken: i64,
 }
 
 /// A set of a block's partitions (by index within the block), visited in increasing order.
@@ -268,14 +273,6 @@ impl Block {
         id
     }
 
-    /// The route stream of switch `node`, whose partition within the block is `part` (or, where that is not
-    /// at hand, [`SOME_PART`](super::SOME_PART)).
-    #[inline(always)]
-    pub(super) fn spray_within(&mut self, node: u32, part: u32) -> &mut Rng {
-        let k = if part == super::SOME_PART { self.part_of[node as usize] - self.first } else { part };
-        &mut self.sprays[k as usize]
-    }
-
     /// The partition within the block of node `node`, given as `part` or [`SOME_PART`](super::SOME_PART)
     /// (then looked up; `None` for a node of no partition of the block's).
     #[inline(always)]
@@ -285,12 +282,6 @@ impl Block {
         }
         let k = self.part_of.get(node as usize)?.wrapping_sub(self.first);
         ((k as usize) < self.parts.len()).then_some(k)
-    }
-
-    /// The route stream of partition `part` within the block, to read ahead (`Simulation::prefetch_port_out`).
-    #[inline(always)]
-    pub(super) fn spray_stream(&self, part: u32) -> Option<&Rng> {
-        self.sprays.get(part as usize)
     }
 
     /// Note the counts of flow `id`'s receiving half, whose receiver is `receiver` (where the flow runs between
@@ -311,8 +302,8 @@ impl Block {
 }
 
 impl Simulation {
-    /// A packet leaves for partition `dest`: into the queue at once if the block holds `dest`, numbered where
-    /// the window's merge order puts it; into its partition's outbox for another block otherwise.
+    /// A packet leaves for partition `dest`: into the queue at once if the block holds `dest`, keyed by the port
+    /// it left, as its arrival would be; into its partition's outbox for another block otherwise.
     #[inline(always)]
     pub(super) fn hand_over(&mut self, dest: u32, at: Time, from: u32, node: u32, id: PacketId) {
         self.counters.handovers += 1;
@@ -322,21 +313,20 @@ impl Simulation {
         let dest = if dest == SHARED { block.part_of[self.pool.get(id).dst as usize] } else { dest };
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
         let origin = self.ports[slot].own_part as usize;
+        // (Ordered among equal times by the port it left, as the sequential engine orders its arrival.)
+        let port = self.canon[from as usize];
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
-            let next = &mut block.next_handed[origin];
-            let seq = *next;
-            *next += 1;
-            self.events.schedule_with_seq(at, seq, EventKind::Handed, id, node);
+            self.events.schedule_keyed(at, super::arrival_key(port), EventKind::Handed, id, node);
         } else {
-            self.hand_to_another_block(dest, at, origin, node, id);
+            self.hand_to_another_block(dest, at, origin, port, id);
         }
     }
 
     /// A packet leaves for partition `dest` of another block: it waits in its partition's (`origin`, within
     /// the block) outbox for that block until the window ends.
     #[inline(never)]
-    fn hand_to_another_block(&mut self, dest: u32, at: Time, origin: usize, node: u32, id: PacketId) {
-        let handover = Handover::new(at, node, self.pool.get(id));
+    fn hand_to_another_block(&mut self, dest: u32, at: Time, origin: usize, port: u32, id: PacketId) {
+        let handover = Handover::new(at, port, self.pool.get(id));
         self.post(dest, origin, handover, id, at);
     }
 
@@ -346,6 +336,7 @@ impl Simulation {
     fn post(&mut self, dest: u32, origin: usize, handover: Handover, id: PacketId, due: Time) {
         self.pool.release(id);
         let block = self.block.as_mut().unwrap();
+        block.posted += 1;
         let to = block.block_of[dest as usize];
         let part = &mut block.parts[origin];
         if part.outbox[to as usize].is_empty() {
@@ -442,6 +433,7 @@ impl Simulation {
     fn queue_fed(&mut self, h: Handover) {
         let port = h.fed_port().expect("a packet for a port fed from afar");
         let id = self.pool.alloc(h.packet());
+        self.block.as_mut().unwrap().taken += 1;
         self.enqueue_as_of(h.at(), port, id);
     }
 
@@ -450,8 +442,16 @@ impl Simulation {
     fn enqueue_as_of(&mut self, at: Time, port: u32, id: PacketId) {
         let now = self.now;
         self.now = at;
+        let live = self.pool.live();
         self.enqueue(port, id);
         self.now = now;
+        // A packet dropped there died at `at`, not now: the grid instants after `at` that the block noted it
+        // alive at are corrected (`metrics::peaks`).
+        let dropped = (live - self.pool.live()) as i64;
+        let (from, to) = (at / crate::metrics::peaks::GRID + 1, self.peak_grid.next_index());
+        if dropped > 0 {
+            self.block.as_mut().unwrap().peak_notes.correct(from, to, dropped);
+        }
     }
 
     /// The receiving half of flow `flow` (in connection slot `slot`) holds every packet: its counts are noted
@@ -546,7 +546,9 @@ impl Simulation {
         let next = block.parts[p].next_arrival;
         self.start_flow(spec);
         if let Some(f) = next {
-            self.events.schedule(f.start.max(self.now), EventKind::FlowArrival, part, 0);
+            let pstate = &self.block.as_ref().unwrap().parts[p];
+            let key = super::KEY_FLOW | pstate.ids[pstate.next_id] as u64;
+            self.events.schedule_keyed(f.start.max(self.now), key, EventKind::FlowArrival, part, 0);
         }
     }
 
@@ -558,8 +560,16 @@ impl Simulation {
             debug_assert!(ev.time >= self.now, "event at {} after {}", ev.time, self.now);
             self.now = ev.time;
             self.counters.events += 1;
+            if self.peak_grid.passes(ev.time) {
+                self.note_peaks_through(ev.time);
+            }
             self.prefetch_next(&ev);
             self.dispatch::<true>(ev);
+        }
+        // The grid instants of the window after its last event: the counts stand (what is handed over or
+        // flushed at its end is counted by its sender until taken in).
+        if let Some(index) = self.peak_grid.note_before(limit) {
+            self.note_peaks_from(index);
         }
     }
 
@@ -597,57 +607,6 @@ impl Simulation {
     }
 }
 
-/// How a partitioned run numbers its events, so that the queue's (time, seq) order is the window's merge
-/// order (module docs) whenever an event is pushed. A number is an epoch above `shift` bits: window w's own
-/// events take epoch 2w + 1 and are numbered in turn; the packets handed over in window w take epoch 2w + 2,
-/// and below it (origin partition, the origin's count of handovers in the window). The count's bits cover the
-/// most packets a partition can hand over in a window (each cut port at most one per smallest packet's
-/// serialization); the epochs leave room for 2^(60 - shift) windows, and a window's own events for
-/// 2^shift.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Numbering {
-    shift: u32,
-    count_bits: u32,
-}
-
-impl Numbering {
-    /// The fewest bits below the epoch: room for 2^28 events of a block in one window.
-    const LEAST_SHIFT: u32 = 28;
-
-    /// For `parts` partitions, the busiest of which can hand over `most_handed` packets in a window.
-    fn new(parts: usize, most_handed: u64) -> Self {
-        let count_bits = (u64::BITS - most_handed.leading_zeros()).max(1);
-        let origin_bits = usize::BITS - parts.saturating_sub(1).leading_zeros();
-        let shift = (origin_bits + count_bits).max(Self::LEAST_SHIFT);
-        assert!(
-            shift <= 50,
-            "{parts} partitions handing over up to {most_handed} packets a window: too many to number"
-        );
-        Numbering { shift, count_bits }
-    }
-
-    /// The number of window `w`'s first own event.
-    fn own(&self, w: u64) -> u64 {
-        (2 * w + 1) << self.shift
-    }
-
-    /// The number of the first packet partition `origin` handed over in the window before window `w`.
-    fn handed_before(&self, w: u64, origin: usize) -> u64 {
-        (2 * w) << self.shift | self.origin(origin)
-    }
-
-    /// What partition `origin` adds to the numbers of the packets it hands over.
-    #[inline(always)]
-    fn origin(&self, origin: usize) -> u64 {
-        (origin as u64) << self.count_bits
-    }
-
-    /// The windows a run can number.
-    fn windows(&self) -> u64 {
-        (1 << (60 - self.shift)) - 1
-    }
-}
-
 /// A partition's report at the end of a window.
 #[derive(Clone, Copy, Default)]
 struct Report {
@@ -656,10 +615,6 @@ struct Report {
     events: u64,
     /// The events its flows have earned (derived budget), without the base.
     budget: u64,
-    active_flows: u64,
-    live_packets: u64,
-    /// Of those, the packets handed over in the window (in the mailboxes until the next one).
-    in_flight: u64,
     flows_started: u64,
     flows_finished: u64,
     now: Time,
@@ -933,6 +888,8 @@ struct Windows {
     w: u64,
     start: Time,
     end: Time,
+    /// The start of the window run last.
+    ran_from: Time,
     lookahead: Time,
     max_time: Option<Time>,
     base_budget: u64,
@@ -942,10 +899,8 @@ struct Windows {
     done: bool,
     cut_short: bool,
     out_of_budget: bool,
-    /// Sums over partitions at the last window's end, and their peaks.
+    /// Sums over partitions at the last window's end.
     totals: Report,
-    peak_active_flows: u64,
-    peak_live_packets: u64,
     last_now: Time,
     /// The sum over windows of the busiest block's events: the run's critical path (it depends on the
     /// blocks, so on the thread count, unlike every result).
@@ -966,8 +921,6 @@ impl Windows {
             t.next = t.next.min(r.next);
             t.events += r.events;
             t.budget += r.budget;
-            t.active_flows += r.active_flows;
-            t.live_packets += r.live_packets;
             t.flows_started += r.flows_started;
             t.flows_finished += r.flows_finished;
             t.now = t.now.max(r.now);
@@ -976,8 +929,6 @@ impl Windows {
         self.critical_events += t.window_events;
         self.totals = t;
         self.last_now = t.now;
-        self.peak_active_flows = self.peak_active_flows.max(t.active_flows);
-        self.peak_live_packets = self.peak_live_packets.max(t.live_packets);
         self.w += 1;
         if t.next == Time::MAX {
             self.done = true;
@@ -989,6 +940,7 @@ impl Windows {
             self.cut_short = true;
             self.out_of_budget = true;
         } else {
+            self.ran_from = self.start;
             self.start = t.next;
             self.end = t.next.saturating_add(self.lookahead);
         }
@@ -1021,9 +973,18 @@ pub(super) struct Partitioned {
     old_of: Vec<u32>,
     exchange: Exchange,
     windows: Windows,
+    /// The sums of the blocks' counts at grid instants, merged after each step (`metrics::peaks`).
+    peaks: crate::metrics::peaks::PeakMerge,
 }
 
 impl Partitioned {
+    /// Merge what the blocks noted for the run's peaks, at grid instants up to index `last`: at the end of a
+    /// step every block has passed every instant it noted.
+    fn merge_peaks(&mut self, below: u64, last: u64) {
+        let mut notes: Vec<_> = self.blocks.iter_mut().map(|b| &mut b.block.as_mut().unwrap().peak_notes).collect();
+        self.peaks.merge(&mut notes, below, last);
+    }
+
     /// Each block's simulation (tests: to switch on its prefetching, which changes no result).
     #[cfg(test)]
     pub(super) fn blocks_mut(&mut self) -> &mut [Simulation] {
@@ -1046,7 +1007,7 @@ impl Partitioned {
         }
         .clamp(1, parts);
         let longest_path = (1..topo.hosts).map(|d| topo.path_ports(0, d).len() as u64).max().unwrap_or(1);
-        let mut outer = Simulation::base(&cfg, topo.clone(), Vec::new(), Rng::stream(cfg.seed, "spray"), longest_path);
+        let mut outer = Simulation::base(&cfg, topo.clone(), Vec::new(), longest_path);
 
         // Every flow, drawn up front, and its row (ideal FCT and deadline as the sequential engine makes them).
         let mut arrivals = cfg.workload.clone().into_arrivals(&topo, &cfg.topology, cfg.seed);
@@ -1081,6 +1042,12 @@ impl Partitioned {
         });
         let (numbered, old_of) = topo.ports_renumbered(&order);
         let numbered = Arc::new(numbered);
+        let canon: Arc<[u32]> = Arc::from(old_of.clone());
+        let mut numbered_as = vec![0u32; old_of.len()];
+        for (new, &old) in old_of.iter().enumerate() {
+            numbered_as[old as usize] = new as u32;
+        }
+        let numbered_as: Arc<[u32]> = Arc::from(numbered_as);
         let mut block = vec![0u32; parts + 1];
         for &old in &old_of {
             block[owner[old as usize] as usize + 1] += 1;
@@ -1088,15 +1055,6 @@ impl Partitioned {
         for p in 0..parts {
             block[p + 1] += block[p];
         }
-        // The most packets a partition can hand over in a window: each cut port sends at most one per smallest
-        // packet's serialization.
-        let smallest = cfg.topology.format.control_wire_bytes() as u64;
-        let mut most_handed = vec![0u64; parts];
-        for spec in topo.ports.iter().filter(|p| cut.is_cut(p)) {
-            let per_packet = crate::sim::time::serialization_ps(smallest, spec.rate_bps).max(1);
-            most_handed[part_of[spec.node as usize] as usize] += cut.lookahead / per_packet + 2;
-        }
-        let numbering = Numbering::new(parts, most_handed.iter().copied().max().unwrap_or(0));
         let loss_bins = cfg.measure.loss_priority_edges.len() + 1;
         let mut sims = Vec::with_capacity(threads);
         // Thread t runs a block of consecutive partitions, cut where their work, as the traffic they can
@@ -1141,8 +1099,8 @@ impl Partitioned {
                 ps.own_part = here - p0 as u32;
                 ps
             }));
-            let spray = Rng::stream(cfg.seed, "spray");
-            let mut sim = Simulation::base(&cfg, numbered.clone(), states, spray, longest_path);
+            let mut sim = Simulation::base(&cfg, numbered.clone(), states, longest_path);
+            sim.canon = canon.clone();
             sim.homa = homa.as_ref().map(|params| super::homa::HomaHosts::new(topo.hosts, params.clone()));
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
@@ -1181,7 +1139,8 @@ impl Partitioned {
             // Each partition's first flow, scheduled partition by partition.
             for (k, part) in states.iter().enumerate() {
                 if let Some(f) = part.next_arrival {
-                    sim.events.schedule(f.start, EventKind::FlowArrival, k as u32, 0);
+                    let key = super::KEY_FLOW | part.ids[0] as u64;
+                    sim.events.schedule_keyed(f.start, key, EventKind::FlowArrival, k as u32, 0);
                 }
             }
             sim.block = Some(Box::new(Block {
@@ -1189,11 +1148,8 @@ impl Partitioned {
                 first: p0 as u32,
                 parts: states,
                 block_of: block_of.clone(),
-                sprays: (p0..p1).map(|p| Rng::stream(cfg.seed, &format!("spray/{p}"))).collect(),
+                numbered_as: numbered_as.clone(),
                 records: shared_records.clone(),
-                numbering,
-                next_handed: (p0..p1).map(|p| numbering.origin(p)).collect(),
-                handed_from: numbering.origin(p0),
                 busy_parts: PartSet::new(p1 - p0),
                 touched_parts: PartSet::new(p1 - p0),
                 visiting: Vec::new(),
@@ -1210,6 +1166,10 @@ impl Partitioned {
                 last_report: Report { next: 0, ..Report::default() },
                 finished: Vec::new(),
                 counts: Vec::new(),
+                late_out_of_order: Vec::new(),
+                peak_notes: Default::default(),
+                posted: 0,
+                taken: 0,
             }));
             sims.push(sim);
         }
@@ -1218,6 +1178,7 @@ impl Partitioned {
             w: 0,
             start: first.unwrap_or(0),
             end: first.unwrap_or(0).saturating_add(cut.lookahead),
+            ran_from: 0,
             lookahead: cut.lookahead,
             max_time: cfg.max_sim_time,
             base_budget: cfg.max_events.unwrap_or(EVENT_BUDGET_BASE),
@@ -1227,12 +1188,11 @@ impl Partitioned {
             cut_short: first.is_some_and(|t| cfg.max_sim_time.is_some_and(|l| t > l)),
             out_of_budget: false,
             totals: Report::default(),
-            peak_active_flows: 0,
-            peak_live_packets: 0,
             last_now: 0,
             critical_events: 0,
         };
-        outer.partitioned = Some(Box::new(Partitioned { blocks: sims, parts, old_of, exchange, windows }));
+        let peaks = crate::metrics::peaks::PeakMerge::new(sims.len());
+        outer.partitioned = Some(Box::new(Partitioned { blocks: sims, parts, old_of, exchange, windows, peaks }));
         if windows.done {
             Self::finish(&mut outer);
         }
@@ -1283,6 +1243,11 @@ impl Partitioned {
             [] => unreachable!("at least one block"),
         };
         run.windows = result;
+        if !result.done {
+            // (A packet queued as of a moment of the last window run, at a port fed from afar, can still
+            // correct the instants after that window's start.)
+            run.merge_peaks(result.ran_from / crate::metrics::peaks::GRID + 1, u64::MAX);
+        }
         let t = result.totals;
         sim.now = result.start.min(result.last_now.max(sim.now));
         sim.counters.events = t.events;
@@ -1307,6 +1272,14 @@ impl Partitioned {
             _ if w.out_of_budget => w.last_moment(),
             _ => w.last_now,
         };
+        // The grid instants up to the end that a block has not passed (a run cut short at its time limit): its
+        // counts as they stand.
+        for block in run.blocks.iter_mut() {
+            if block.peak_grid.passes(end_time) {
+                block.note_peaks_through(end_time);
+            }
+        }
+        run.merge_peaks(u64::MAX, end_time / crate::metrics::peaks::GRID);
         let topo = sim.topo.clone();
         let mut ports: Vec<Option<super::PortState>> = (0..topo.ports.len()).map(|_| None).collect();
         let mut counters = RunCounters::default();
@@ -1375,6 +1348,9 @@ impl Partitioned {
                     rec.out_of_order = ooo;
                 }
             }
+            for &flow in &block.late_out_of_order {
+                sim.flows[flow as usize].out_of_order += 1;
+            }
             #[cfg(test)]
             sim.port_log.append(&mut sim_block.port_log);
             let base = sim_block.port_base;
@@ -1386,8 +1362,8 @@ impl Partitioned {
         // numbered in start order), and only those have rows, as in a sequential run.
         debug_assert!(sim.flows[counters.flows_started as usize..].iter().all(|f| f.finish == UNFINISHED));
         sim.flows.truncate(counters.flows_started as usize);
-        counters.peak_active_flows = w.peak_active_flows;
-        counters.peak_live_packets = w.peak_live_packets;
+        counters.peak_active_flows = run.peaks.peak_active_flows;
+        counters.peak_live_packets = run.peaks.peak_live_packets;
         sim.counters = counters;
         sim.ports = ports.into_iter().map(|p| p.expect("every port in one partition")).collect();
         sim.now = end_time;
@@ -1439,20 +1415,15 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
         if sim.block.as_ref().unwrap().panic_in == Some(w) {
             panic!("block {t} fails in window {w} (on purpose)");
         }
-        let numbering = sim.block.as_ref().unwrap().numbering;
-        assert!(
-            w < numbering.windows(),
-            "run.threads: a partitioned run of more than {} windows; run it with run.threads unset",
-            numbering.windows()
-        );
         // (Mail comes only from other blocks.)
         let mail = ex.blocks > 1 && ex.has_mail(w + 1, t);
         let last = sim.block.as_ref().unwrap().last_report;
         if !mail && last.next >= windows.end {
-            // Nothing due here in this window and nothing arrived: the report stands, but for the packets
-            // handed over then, which the other blocks hold now.
-            let report =
-                Report { live_packets: last.live_packets - last.in_flight, in_flight: 0, window_events: 0, ..last };
+            // Nothing due here in this window and nothing arrived: the report stands, and so do the counts, until
+            // the block's next event: noted now for the grid instants from the next one on (noted again if the
+            // block's counts change before it).
+            sim.note_peaks_from(sim.peak_grid.next_index());
+            let report = Report { window_events: 0, ..last };
             let block = sim.block.as_mut().unwrap();
             block.last_report = report;
             // (What it sent two windows ago no longer stands.)
@@ -1469,42 +1440,27 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     }
                 }
                 // Take in the mail of the last window from other blocks (their packets copied into this
-                // block's pool), numbered as the packets from this block were: by origin, then in the order
-                // each origin sent them (what one origin sent the block's partitions is numbered in one run,
-                // as within a block, and a partition's events keep their order).
+                // block's pool), origin by origin: each packet's event is ordered among equal times by the port
+                // it left (its key), wherever it is pushed.
                 for o in ex.mail_to(w + 1, t) {
                     // Safety: block t, at the start of window w, drains column t of buffer w - 1.
                     let cell = unsafe { ex.mail(w + 1, o, t) };
-                    let first_seq = numbering.handed_before(w, o);
-                    let mut n = 0;
                     for h in cell.drain(..) {
                         if h.fed_port().is_some() {
-                            // (Queued once the window's own numbers are set.)
                             sim.block.as_mut().unwrap().fed_in.push((o as u32, h));
                             continue;
                         }
                         debug_assert!(h.at() >= windows.start);
                         let id = sim.pool.alloc(h.packet());
-                        sim.events.schedule_with_seq(h.at(), first_seq + n, EventKind::Handed, id, h.node());
-                        n += 1;
+                        let block = sim.block.as_mut().unwrap();
+                        block.taken += 1;
+                        let port = h.port();
+                        let node = sim.topo.ports[block.numbered_as[port as usize] as usize].peer_node;
+                        sim.events.schedule_keyed(h.at(), super::arrival_key(port), EventKind::Handed, id, node);
                     }
-                    assert!(n <= 1 << numbering.count_bits, "handovers outnumber their numbers");
                 }
             }
-            sim.events.number_from(numbering.own(w));
             let block = sim.block.as_mut().unwrap();
-            // The packets each partition handed within the block in the last window it ran, checked against the
-            // numbers it had, before the numbers of this one. (Partition k's first number is the first
-            // partition's plus k origins: one pass of arithmetic, which the compiler runs a few lanes at a time.)
-            let (was, from) = (block.handed_from, numbering.handed_before(w + 1, first));
-            let mut counted = true;
-            for (k, next) in block.next_handed.iter_mut().enumerate() {
-                let origin = numbering.origin(k);
-                counted &= next.wrapping_sub(was + origin) <= 1 << numbering.count_bits;
-                *next = from + origin;
-            }
-            assert!(counted, "handovers outnumber their numbers");
-            block.handed_from = from;
             if !block.fed_parts.is_empty() || !block.fed_in.is_empty() {
                 sim.take_fed();
             }
@@ -1522,12 +1478,7 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     block.busy_parts.insert(k);
                 }
             }
-            assert!(
-                sim.events.next_seq() <= numbering.own(w) + (1 << numbering.shift),
-                "a window outnumbers its numbers"
-            );
             let block = sim.block.as_mut().unwrap();
-            let mut in_flight = 0;
             block.touched_parts.take_into(&mut visiting);
             for &k in &visiting {
                 let p = first + k;
@@ -1537,7 +1488,6 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                     let cell = unsafe { ex.mail(w, p, d as usize) };
                     debug_assert!(cell.is_empty(), "drained a window ago");
                     std::mem::swap(cell, &mut part.outbox[d as usize]);
-                    in_flight += cell.len() as u64;
                     block.sent_bits[d as usize * ex.words + k / 64] |= 1 << (k % 64);
                 }
             }
@@ -1549,9 +1499,6 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                 next,
                 events: sim.counters.events,
                 budget: sim.event_budget,
-                active_flows: sim.active_flows,
-                live_packets: sim.pool.live() as u64 + in_flight,
-                in_flight,
                 flows_started: sim.counters.flows_started,
                 flows_finished: sim.counters.flows_finished,
                 now: sim.now,
@@ -1701,35 +1648,6 @@ mod exchange_tests {
 }
 
 #[cfg(test)]
-mod numbering_tests {
-    use super::Numbering;
-
-    /// Among equal times, window w's own events come first, then what it handed over, origin by origin and
-    /// each origin's in turn, then window w + 1's own events; the count's bits hold the most handovers.
-    #[test]
-    fn handed_packets_follow_their_window_origin_by_origin() {
-        for (parts, most) in [(1, 1), (10, 40), (64, 17_408), (81_920, 2_600), (3, 1 << 30)] {
-            let n = Numbering::new(parts, most);
-            assert!(most < 1 << n.count_bits, "{parts} {most}");
-            assert!(n.shift >= Numbering::LEAST_SHIFT && n.windows() >= 1 << 10);
-            // (Up to the last window a run may have: `w < windows()`.)
-            for w in [0, 1, 7, n.windows() - 1] {
-                let mut previous = n.own(w) + (1 << n.shift) - 1;
-                let mut origins = vec![0, parts / 2, parts - 1];
-                origins.dedup();
-                for origin in origins {
-                    let first = n.handed_before(w + 1, origin);
-                    assert!(first > previous, "{parts} {w} {origin}");
-                    previous = first + most;
-                }
-                assert!(previous < n.own(w + 1), "{parts} {w}");
-                assert!(n.own(w + 1) + (1 << n.shift) <= 1 << 61, "{parts} {w}");
-            }
-        }
-    }
-}
-
-#[cfg(test)]
 mod part_set_tests {
     use super::PartSet;
 
@@ -1758,7 +1676,7 @@ mod handover_tests {
     use crate::net::packet::{Packet, PacketKind};
 
     #[test]
-    fn a_handed_packet_arrives_as_it_was_sent_with_its_time_and_node() {
+    fn a_handed_packet_arrives_as_it_was_sent_with_its_time_and_port() {
         let sent = Packet {
             priority: 123_456_789_012,
             sent_at: 987_654_321_098,
@@ -1778,7 +1696,7 @@ mod handover_tests {
             paused_by: 0,
         };
         let h = Handover::new(u64::MAX - 1, u32::MAX - 1, &sent);
-        assert_eq!((h.at(), h.node()), (u64::MAX - 1, u32::MAX - 1));
+        assert_eq!((h.at(), h.port()), (u64::MAX - 1, u32::MAX - 1));
         assert_eq!(format!("{:?}", h.packet()), format!("{sent:?}"));
     }
 

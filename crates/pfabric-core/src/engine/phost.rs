@@ -54,7 +54,13 @@ impl Simulation {
         let ph = self.phost.as_mut().expect("a pHost run");
         let at = if which == GRANT { at.max(ph.grant_ready_at[host as usize]) } else { at };
         if ph.timers.arm(host, which, at) {
-            self.events.schedule(at, EventKind::HostTick, host, which);
+            self.events.schedule_keyed(
+                at,
+                super::KEY_TICK | (host as u64) << 1 | which as u64,
+                EventKind::HostTick,
+                host,
+                which,
+            );
         }
     }
 
@@ -180,8 +186,15 @@ impl Simulation {
             Err(noted) => return self.phost_late_copy(id, pkt, noted),
         };
         if slot == super::NO_SLOT {
+            // A late copy for a finished flow: taken as a retired receiving half takes one.
+            if pkt.kind == PacketKind::Data {
+                if !pkt.retransmit {
+                    self.count_late_out_of_order(pkt.flow);
+                }
+                self.counters.note_received(false, pkt.payload);
+            }
             self.pool.release(id);
-            return; // a late copy for a finished flow
+            return;
         }
         let conn = self.conns[slot as usize].as_mut().unwrap();
         let npkts = conn.sender.sb.npkts;

@@ -5,6 +5,7 @@
 pub mod ideal_fct;
 pub mod lone_flow;
 pub mod parallelism;
+pub mod peaks;
 
 use crate::sim::time::Time;
 
@@ -90,6 +91,7 @@ pub struct RunCounters {
     pub data_bytes_received: u64,
     pub flows_started: u64,
     pub flows_finished: u64,
+    /// The most flows open and packets alive at any multiple of a microsecond (`peaks`).
     pub peak_active_flows: u64,
     pub peak_live_packets: u64,
     /// A partitioned run: packets handed over from one partition to another.

@@ -1,7 +1,9 @@
-//! The event queue: events ordered by (time, sequence number).
+//! The event queue: events ordered by (time, key).
 //!
-//! The sequence number makes ties deterministic (first scheduled, first run, unless the caller numbers an
-//! event itself: `schedule_with_seq`), so a scenario and seed always replay the same way. Events are small plain values: a kind tag and two 32-bit arguments whose meaning the
+//! The key makes ties deterministic, so a scenario and seed always replay the same way. The engine keys each
+//! event by what it is (`schedule_keyed`: a packet's arrival by the port it left, a timer by its flow), never
+//! by when it was scheduled, so that a partition of a partitioned run orders its events as the sequential
+//! engine does; `schedule` keys events in the order they are scheduled (first scheduled, first run). Events are small plain values: a kind tag and two 32-bit arguments whose meaning the
 //! kind gives; nothing is boxed, and storage is reused, so scheduling does not allocate once the queue has
 //! grown to its working size. Pending events stay few by design (one per packet on a wire,
 //! one timer per flow, one next arrival), which keeps the queue in cache.
@@ -40,8 +42,8 @@ const KINDS: [EventKind; 8] = [
     EventKind::IdealCompletion,
 ];
 
-/// An event in 24 bytes: the insertion sequence and the kind share one word (sequence above, kind in the low
-/// three bits), so the word orders events exactly as the sequence does.
+/// An event in 24 bytes: the key and the kind share one word (key above, kind in the low three bits), so the
+/// word orders events exactly as the key does.
 #[derive(Clone, Copy, Debug)]
 pub struct Event {
     pub time: Time,
@@ -61,13 +63,14 @@ impl Event {
         KINDS[(self.seq_kind & 7) as usize]
     }
 
-    /// What tells this event from every other of its queue (its sequence and kind).
+    /// What tells this event from every other of its queue (its key and kind; the engine never has two equal
+    /// ones pending at one time).
     #[inline(always)]
     pub fn id(&self) -> u64 {
         self.seq_kind
     }
 
-    /// The insertion sequence: among events at the same time, the earlier scheduled runs first.
+    /// Its key: among events at the same time, the lower runs first.
     pub fn seq(&self) -> u64 {
         self.seq_kind >> 3
     }
@@ -93,10 +96,10 @@ impl Event {
 /// (nine in ten on the leaf-spine) count in half the lanes, and a lone event is copied. A fuller bucket is
 /// sorted by its offsets' two low bytes (`radix_by_offset`), and one too wide for them on (time, seq).
 ///
-/// Both counting sorts are stable: events at the same time stay in push order, which is their sequence order
-/// for every event scheduled in turn. Events pushed out of turn (from the far heap, whose sequence numbers are
-/// older; a partitioned run's handed packets, which sort after their window's own events) are then moved to
-/// their place among their equals by `order_ties`.
+/// Both counting sorts are stable: events at the same time stay in push order, which is their key order for
+/// events scheduled in turn. The engine's keys say what an event is, not when it was pushed, so `order_ties`
+/// then puts events at equal times in key order (one pass over the run finds whether any need it: times
+/// seldom tie).
 fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event], bucket_start: Time, shift: u32) {
     let n = bucket.len();
     run.clear();
@@ -105,11 +108,6 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event]
         run.push(bucket[0]);
         return;
     }
-    // (A fold, not a short-circuit: it compiles to a few vector compares.)
-    let mut in_turn = true;
-    for pair in bucket.windows(2) {
-        in_turn &= pair[0].seq_kind < pair[1].seq_kind;
-    }
     if n <= RANK_LANES && shift <= RANK_MAX_SHIFT {
         // Nine buckets in ten of the leaf-spine's hold at most eight events: half the lanes, half the compares.
         if n <= RANK_LANES / 2 {
@@ -117,16 +115,12 @@ fn fill_run_sorted(run: &mut Vec<Event>, scratch: &mut Scratch, bucket: &[Event]
         } else {
             rank_into::<RANK_LANES>(run, bucket, bucket_start);
         }
-        if !in_turn {
-            order_ties(run);
-        }
+        order_ties(run);
         return;
     }
     if shift <= RADIX_MAX_SHIFT {
         radix_by_offset(run, scratch, bucket, bucket_start, shift);
-        if !in_turn {
-            order_ties(run);
-        }
+        order_ties(run);
         return;
     }
     run.extend_from_slice(bucket);
@@ -151,23 +145,27 @@ fn rank_into<const LANES: usize>(run: &mut Vec<Event>, bucket: &[Event], bucket_
     }
 }
 
-/// `run` is in time order, and in push order among equal times, but was not pushed in sequence order: put
-/// each event that was pushed after an equal-time event with a higher sequence number before it (an
-/// insertion sort, which only moves events among their equals and costs one compare per event when nothing
-/// is out of turn).
-#[inline(never)]
+/// `run` is in time order, and in push order among equal times: put each event that was pushed after an
+/// equal-time event with a higher key before it (an insertion sort, which only moves events among their equals
+/// and costs one compare per event when nothing is out of order).
+#[inline(always)]
 fn order_ties(run: &mut [Event]) {
-    // A bucket pushed out of turn is nearly always in order all the same (a partitioned run's handed packets
-    // seldom tie with the window's own events), but equal times are not rare (one in twenty neighbours on a
-    // k = 16 fat-tree): one pass without branches finds whether any pair is out of order, before the sort
-    // tests pairs one by one with branches on their times.
+    // Equal times are not rare (one in twenty neighbours on a k = 16 fat-tree), but a bucket's are nearly
+    // always in key order already: one pass without branches finds whether any pair is out of order, before
+    // the sort tests pairs one by one with branches on their times. (Inlined: a call for every bucket cost 2%
+    // of a run's instructions.)
     let mut in_order = true;
     for pair in run.windows(2) {
         in_order &= !((pair[1].time == pair[0].time) & (pair[1].seq_kind < pair[0].seq_kind));
     }
-    if in_order {
-        return;
+    if !in_order {
+        place_ties(run);
     }
+}
+
+/// The insertion sort of `order_ties`, for a run that needs it.
+#[inline(never)]
+fn place_ties(run: &mut [Event]) {
     for i in 1..run.len() {
         // (`run` is in time order: an event comes before the one ahead of it only at an equal time, and the
         // times, which nearly always differ, settle it in one compare of 64 bits.)
@@ -263,7 +261,7 @@ const WORDS: usize = SLOTS / 64;
 /// popped (it is then inserted in order). Events beyond the calendar's horizon (timers, the next flow arrival)
 /// wait in a binary heap and move into the buckets as time comes within reach. The calendar relies on what
 /// every discrete-event simulation guarantees: nothing is scheduled before the event being processed.
-/// Ties are taken by insertion sequence wherever the events wait, so the order is exactly (time, seq).
+/// Ties are taken by key wherever the events wait, so the order is exactly (time, key).
 /// Measured against a per-event timing wheel, binary and 4-ary heaps and a radix heap in bench/RESULTS.md.
 pub struct EventQueue {
     /// The current bucket's events, sorted earliest first, from `run_next` on.
@@ -370,31 +368,23 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, kind: EventKind, a: u32, b: u32) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.schedule_with_seq(time, seq, kind, a, b);
+        self.schedule_keyed(time, seq, kind, a, b);
     }
 
-    /// Schedule an event with a sequence number of the caller's (below 2^61), which orders it among events
-    /// at the same time: a partitioned run gives a handed packet the place the window's merge order gives it
-    /// (`engine::parallel`), whenever it is pushed.
+    /// Schedule an event with a key of the caller's (below 2^61), which orders it among events at the same
+    /// time, whenever it is pushed (the engine's keys: `engine::arrival_key` and the keys beside it).
     #[inline(always)]
-    pub fn schedule_with_seq(&mut self, time: Time, seq: u64, kind: EventKind, a: u32, b: u32) {
+    pub fn schedule_keyed(&mut self, time: Time, key: u64, kind: EventKind, a: u32, b: u32) {
         debug_assert!(time >> self.shift >= self.cur, "an event scheduled in the past");
-        debug_assert!(seq < 1 << 61, "a sequence number of more than 61 bits");
-        self.place(Event::new(time, seq, kind, a, b));
+        debug_assert!(key < 1 << 61, "a key of more than 61 bits");
+        self.place(Event::new(time, key, kind, a, b));
         self.len += 1;
         self.peak = self.peak.max(self.len);
     }
 
-    /// The sequence number the next event scheduled in turn takes.
+    /// The key the next event scheduled in turn takes.
     pub fn next_seq(&self) -> u64 {
         self.next_seq
-    }
-
-    /// Events scheduled from now on take sequence numbers from `seq` up (a partitioned run starts each window's
-    /// own events above the ones before it and the packets handed over to it).
-    pub fn number_from(&mut self, seq: u64) {
-        debug_assert!(seq >= self.next_seq, "sequence numbers go back");
-        self.next_seq = seq;
     }
 
     /// The first occupied bucket at or after absolute bucket `from`, among the next `SLOTS`, if any.
@@ -629,9 +619,9 @@ mod tests {
     }
 
     #[test]
-    fn events_numbered_out_of_turn_pop_in_time_then_sequence_order() {
-        // As a partitioned run numbers them: some events take numbers far above the ones scheduled after them
-        // (a window's handed packets), so buckets are not pushed in sequence order. Bucket widths reach the
+    fn events_keyed_out_of_turn_pop_in_time_then_key_order() {
+        // As the engine keys them (by what they are): some events take keys far above the ones scheduled after
+        // them, so buckets are not pushed in key order. Bucket widths reach the
         // counted places (a few events per bucket), the radix passes and the comparison sort; times tie often.
         for shift in [1, 6, 13, 16, 20] {
             let mut rng = crate::sim::rng::Rng::new(11);
@@ -642,7 +632,7 @@ mod tests {
                 let t = now + rng.below(6 << shift) / 5 * 5;
                 if rng.below(3) == 0 {
                     let seq = (1 << 40) + rng.below(1 << 20) * 64 + i % 64;
-                    q.schedule_with_seq(t, seq, EventKind::Handed, i as u32, 0);
+                    q.schedule_keyed(t, seq, EventKind::Handed, i as u32, 0);
                     reference.insert((t, seq, i as u32));
                 } else {
                     let seq = q.next_seq();
@@ -676,7 +666,7 @@ mod tests {
                     let t = start + rng.below(4) * 1_000;
                     // In turn (the position), or out of turn: above every number in turn, in no order.
                     let seq = if rng.below(3) == 0 { (1 << 40) + rng.below(1 << 20) * 32 + i } else { i };
-                    q.schedule_with_seq(t, seq, EventKind::Arrive, i as u32, 0);
+                    q.schedule_keyed(t, seq, EventKind::Arrive, i as u32, 0);
                     reference.push((t, seq, i as u32));
                 }
                 reference.sort();
