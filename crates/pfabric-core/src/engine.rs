@@ -53,6 +53,7 @@ const SHARED: u32 = u32::MAX - 1;
 
 mod homa;
 mod host_timers;
+mod keys;
 mod ndp;
 mod parallel;
 mod phost;
@@ -312,8 +313,9 @@ pub struct Simulation {
     /// hosts' partitions, at or after which every such port is numbered, as no switch's own port is (every
     /// switch is in partition 0); [`u32::MAX`] otherwise, and in a sequential run.
     fed_from: u32,
-    /// Canonical (sequential) id of each port of a renumbered fabric (empty: ids are canonical).
-    pub(crate) canon: Arc<[u32]>,
+    /// The fabric's own id of each port, where a partitioned run numbers them anew (empty in a sequential run,
+    /// whose ids are the fabric's): an arrival's key (`keys::arrival`).
+    pub(crate) fabric_id_of: Arc<[u32]>,
     /// A partitioned run's block of partitions (those one thread runs): what they share with the others and
     /// what they report to them.
     block: Option<Box<parallel::Block>>,
@@ -431,7 +433,7 @@ impl Simulation {
                 Some(IdealScheduler::new(sim.topo.hosts, cfg.topology.links.host_rate_bps, cfg.topology.format));
         }
         if let Some(s) = &sim.sampler {
-            sim.events.schedule_keyed(s.interval, KEY_OTHER, EventKind::Sample, 0, 0);
+            sim.events.schedule_keyed(s.interval, keys::SAMPLE, EventKind::Sample, 0, 0);
         }
         sim.start_arrivals(arrivals);
         sim
@@ -442,7 +444,13 @@ impl Simulation {
         self.next_arrival = arrivals.next_flow();
         self.arrivals = arrivals;
         if let Some(f) = self.next_arrival {
-            self.events.schedule_keyed(f.start, KEY_FLOW | self.flows.len() as u64, EventKind::FlowArrival, 0, 0);
+            self.events.schedule_keyed(
+                f.start,
+                keys::flow_start(self.flows.len() as u32),
+                EventKind::FlowArrival,
+                0,
+                0,
+            );
         }
     }
 
@@ -519,7 +527,7 @@ impl Simulation {
             window_profile: None,
             port_base: 0,
             fed_from: u32::MAX,
-            canon: Arc::from(Vec::new()),
+            fabric_id_of: Arc::from(Vec::new()),
             block: None,
             phost: (cfg.scheme.transport.protocol == crate::transport::Protocol::Phost).then(|| {
                 phost::PhostHosts::new(
@@ -909,7 +917,7 @@ impl Simulation {
         if let Some(f) = self.next_arrival {
             self.events.schedule_keyed(
                 f.start.max(self.now),
-                KEY_FLOW | self.flows.len() as u64,
+                keys::flow_start(self.flows.len() as u32),
                 EventKind::FlowArrival,
                 0,
                 0,
@@ -1015,7 +1023,7 @@ impl Simulation {
             self.ideal_generation = self.ideal_generation.wrapping_add(1);
             self.events.schedule_keyed(
                 at,
-                KEY_OTHER | 1 | (self.ideal_generation as u64) << 1,
+                keys::ideal_completion(self.ideal_generation),
                 EventKind::IdealCompletion,
                 self.ideal_generation,
                 0,
@@ -1070,7 +1078,7 @@ impl Simulation {
         }
         let s = &mut self.conns[slot as usize].as_mut().unwrap().sender;
         if let Some(wake) = s.timer_event_needed() {
-            self.events.schedule_keyed(wake, KEY_TIMER | id as u64, EventKind::Timer, id, 0);
+            self.events.schedule_keyed(wake, keys::timer(id), EventKind::Timer, id, 0);
         }
     }
 
@@ -1229,8 +1237,8 @@ impl Simulation {
         let at = start + ser + ps.delay_ps;
         if ps.peer_part == LOCAL {
             // (The fabric's own id of the port: a partitioned run numbers its ports anew.)
-            let own = if self.canon.is_empty() { port } else { self.canon[port as usize] };
-            self.events.schedule_keyed(at, arrival_key(own), EventKind::Arrive, id, port);
+            let own = if self.fabric_id_of.is_empty() { port } else { self.fabric_id_of[port as usize] };
+            self.events.schedule_keyed(at, keys::arrival(at, own), EventKind::Arrive, id, port);
         } else {
             let (dest, node) = (ps.peer_part, ps.peer_node);
             self.hand_over(dest, at, port, node, id);
@@ -1568,7 +1576,7 @@ impl Simulation {
             }
             self.close_flow(ack.flow);
         } else if let Some(wake) = timer {
-            self.events.schedule_keyed(wake, KEY_TIMER | ack.flow as u64, EventKind::Timer, ack.flow, 0);
+            self.events.schedule_keyed(wake, keys::timer(ack.flow), EventKind::Timer, ack.flow, 0);
         }
     }
 
@@ -1592,7 +1600,7 @@ impl Simulation {
         // Keep sampling while anything else is left to happen (flows that can no longer progress, such as a
         // constant-rate flow that lost packets, do not keep the run alive).
         if !self.events.is_empty() {
-            self.events.schedule_keyed(self.now + s.interval, KEY_OTHER, EventKind::Sample, 0, 0);
+            self.events.schedule_keyed(self.now + s.interval, keys::SAMPLE, EventKind::Sample, 0, 0);
         }
     }
 
@@ -1629,18 +1637,6 @@ impl Simulation {
             }
         }
     }
-}
-
-/// Canonical tie keys: events at equal times run in this order in every engine.
-pub(crate) const KEY_TIMER: u64 = 1 << 58;
-pub(crate) const KEY_FLOW: u64 = 2 << 58;
-pub(crate) const KEY_TICK: u64 = 3 << 58;
-pub(crate) const KEY_OTHER: u64 = (3 << 58) | (1 << 57);
-
-/// The key of a packet's arrival from port `port` (by the fabric's own numbering).
-#[inline(always)]
-pub(crate) fn arrival_key(port: u32) -> u64 {
-    port as u64
 }
 
 /// The bucket width (a power of two, in picoseconds) of a sequential run's event queue.

@@ -76,13 +76,7 @@ impl Simulation {
     /// Make sure host `host`'s timer `which` fires at `at` at the latest.
     fn homa_arm(&mut self, host: u32, which: u32, at: Time) {
         if self.homa.as_mut().expect("a Homa run").timers.arm(host, which, at) {
-            self.events.schedule_keyed(
-                at,
-                super::KEY_TICK | (host as u64) << 1 | which as u64,
-                EventKind::HostTick,
-                host,
-                which,
-            );
+            self.events.schedule_keyed(at, super::keys::host_tick(host, which), EventKind::HostTick, host, which);
         }
     }
 

@@ -56,13 +56,7 @@ impl NdpHosts {
 impl Simulation {
     fn ndp_arm(&mut self, host: u32, which: u32, at: Time) {
         if self.ndp.as_mut().expect("an NDP run").timers.arm(host, which, at) {
-            self.events.schedule_keyed(
-                at,
-                super::KEY_TICK | (host as u64) << 1 | which as u64,
-                EventKind::HostTick,
-                host,
-                which,
-            );
+            self.events.schedule_keyed(at, super::keys::host_tick(host, which), EventKind::HostTick, host, which);
         }
     }
 

@@ -4,17 +4,16 @@
 //! partitions touch different state, so their interleaving changes nothing), with each partition's flow
 //! arrivals, outboxes and cut ports kept apart.
 //!
-//! A window is `[start, start + lookahead)`. Within it each block runs its events; a packet that crosses a
-//! cut link arrives at least one lookahead after it leaves, so in a later window. Among events at the same
-//! time the event queue orders by each event's key, which says what the event is (a packet's arrival by the
-//! port it left, in the fabric's own numbering; a timer by its flow: `engine::arrival_key` and the keys
-//! beside it), never when or where it was scheduled: a partition runs its events in the order the sequential
-//! engine runs them, and every random route draw comes from its switch's own stream, as there. A packet for
-//! a partition of the same block goes into its queue at once; one for another block waits in its partition's
-//! outbox for that block. At the end of the window the outboxes go to double-buffered mailboxes, one per
-//! origin partition and receiving block, each block reports when its next event is due, and after one barrier
-//! every thread computes the same next window from the same reports. The next window opens with each block
-//! taking in its mail.
+//! A window is `[start, start + lookahead)`. Within it each block runs its events; a packet that crosses a cut link
+//! arrives at least one lookahead after it leaves, so in a later window. Among events at the same time the event
+//! queue orders by each event's key, which says what the event is (a packet's arrival by the instant and the port
+//! it left, in the fabric's own numbering; a timer by its flow: `engine::keys`), never when or where it was
+//! scheduled: a partition runs its events in the order the sequential engine runs them, and every random route draw
+//! comes from its switch's own stream, as there. A packet for a partition of the same block goes into its queue at
+//! once; one for another block waits in its partition's outbox for that block. At the end of the window the
+//! outboxes go to double-buffered mailboxes, one per origin partition and receiving block, each block reports when
+//! its next event is due, and after one barrier every thread computes the same next window from the same reports.
+//! The next window opens with each block taking in its mail.
 //!
 //! A busy port has no event for the moment its serializer frees (engine docs): it is brought up to date when
 //! its packet arrives at the far end. For a cut link the far end is another partition, so the port's own
@@ -113,7 +112,8 @@ impl Handover {
         self.0.rate_bps
     }
 
-    /// The port it left (by the fabric's own numbering), which orders its arrival among equal times.
+    /// The port it left (by the fabric's own numbering), which with the instant keys its arrival among equal
+    /// times.
     fn port(&self) -> u32 {
         self.0.paused_by
     }
@@ -313,10 +313,11 @@ impl Simulation {
         let dest = if dest == SHARED { block.part_of[self.pool.get(id).dst as usize] } else { dest };
         debug_assert!(at >= block.window_end, "a packet handed over at {at} arrives within its window");
         let origin = self.ports[slot].own_part as usize;
-        // (Ordered among equal times by the port it left, as the sequential engine orders its arrival.)
-        let port = self.canon[from as usize];
+        // (Keyed among equal times by the instant and the port it left, as the sequential engine keys its
+        // arrival.)
+        let port = self.fabric_id_of[from as usize];
         if (dest.wrapping_sub(block.first) as usize) < block.parts.len() {
-            self.events.schedule_keyed(at, super::arrival_key(port), EventKind::Handed, id, node);
+            self.events.schedule_keyed(at, super::keys::arrival(at, port), EventKind::Handed, id, node);
         } else {
             self.hand_to_another_block(dest, at, origin, port, id);
         }
@@ -547,7 +548,7 @@ impl Simulation {
         self.start_flow(spec);
         if let Some(f) = next {
             let pstate = &self.block.as_ref().unwrap().parts[p];
-            let key = super::KEY_FLOW | pstate.ids[pstate.next_id] as u64;
+            let key = super::keys::flow_start(pstate.ids[pstate.next_id]);
             self.events.schedule_keyed(f.start.max(self.now), key, EventKind::FlowArrival, part, 0);
         }
     }
@@ -1042,7 +1043,7 @@ impl Partitioned {
         });
         let (numbered, old_of) = topo.ports_renumbered(&order);
         let numbered = Arc::new(numbered);
-        let canon: Arc<[u32]> = Arc::from(old_of.clone());
+        let fabric_id_of: Arc<[u32]> = Arc::from(old_of.clone());
         let mut numbered_as = vec![0u32; old_of.len()];
         for (new, &old) in old_of.iter().enumerate() {
             numbered_as[old as usize] = new as u32;
@@ -1100,7 +1101,7 @@ impl Partitioned {
                 ps
             }));
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, longest_path);
-            sim.canon = canon.clone();
+            sim.fabric_id_of = fabric_id_of.clone();
             sim.homa = homa.as_ref().map(|params| super::homa::HomaHosts::new(topo.hosts, params.clone()));
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
@@ -1139,7 +1140,7 @@ impl Partitioned {
             // Each partition's first flow, scheduled partition by partition.
             for (k, part) in states.iter().enumerate() {
                 if let Some(f) = part.next_arrival {
-                    let key = super::KEY_FLOW | part.ids[0] as u64;
+                    let key = super::keys::flow_start(part.ids[0]);
                     sim.events.schedule_keyed(f.start, key, EventKind::FlowArrival, k as u32, 0);
                 }
             }
@@ -1456,7 +1457,13 @@ fn run_block(sim: &mut Simulation, t: usize, ex: &Exchange, mut windows: Windows
                         block.taken += 1;
                         let port = h.port();
                         let node = sim.topo.ports[block.numbered_as[port as usize] as usize].peer_node;
-                        sim.events.schedule_keyed(h.at(), super::arrival_key(port), EventKind::Handed, id, node);
+                        sim.events.schedule_keyed(
+                            h.at(),
+                            super::keys::arrival(h.at(), port),
+                            EventKind::Handed,
+                            id,
+                            node,
+                        );
                     }
                 }
             }

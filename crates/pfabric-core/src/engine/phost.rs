@@ -54,13 +54,7 @@ impl Simulation {
         let ph = self.phost.as_mut().expect("a pHost run");
         let at = if which == GRANT { at.max(ph.grant_ready_at[host as usize]) } else { at };
         if ph.timers.arm(host, which, at) {
-            self.events.schedule_keyed(
-                at,
-                super::KEY_TICK | (host as u64) << 1 | which as u64,
-                EventKind::HostTick,
-                host,
-                which,
-            );
+            self.events.schedule_keyed(at, super::keys::host_tick(host, which), EventKind::HostTick, host, which);
         }
     }
 

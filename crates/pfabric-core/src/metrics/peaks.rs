@@ -45,9 +45,10 @@ impl PeakGrid {
     }
 }
 
-/// What a block of partitions noted at grid instants: from instant `index` on (until its next entry; a later
-/// entry for the same instant replaces it), its open flows and its packets alive (those it holds, plus those it posted to other blocks, less those it took
-/// in from them: a packet on its way is counted once, by its sender, and the sum over blocks is exact).
+/// What a block of partitions noted at grid instants: from instant `index` on (until its next entry; a later entry
+/// for the same instant replaces it), its open flows and its packets alive (those it holds, plus those it posted to
+/// other blocks, less those it took in from them: a packet on its way is counted once, by its sender, and the sum
+/// over blocks is exact).
 #[derive(Clone, Copy, Debug)]
 struct BlockCounts {
     index: u64,

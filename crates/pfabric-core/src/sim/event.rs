@@ -1,12 +1,13 @@
 //! The event queue: events ordered by (time, key).
 //!
-//! The key makes ties deterministic, so a scenario and seed always replay the same way. The engine keys each
-//! event by what it is (`schedule_keyed`: a packet's arrival by the port it left, a timer by its flow), never
-//! by when it was scheduled, so that a partition of a partitioned run orders its events as the sequential
-//! engine does; `schedule` keys events in the order they are scheduled (first scheduled, first run). Events are small plain values: a kind tag and two 32-bit arguments whose meaning the
-//! kind gives; nothing is boxed, and storage is reused, so scheduling does not allocate once the queue has
-//! grown to its working size. Pending events stay few by design (one per packet on a wire,
-//! one timer per flow, one next arrival), which keeps the queue in cache.
+//! The key makes ties deterministic, so a scenario and seed always replay the same way. The engine keys each event
+//! by what it is (`schedule_keyed`: a packet's arrival by the instant and the port it left, a timer by its flow),
+//! never by when it was scheduled, so that a partition of a partitioned run orders its events as the sequential
+//! engine does; `schedule` keys events in the order they are scheduled (first scheduled, first run). Events are
+//! small plain values: a kind tag and two 32-bit arguments whose meaning the kind gives; nothing is boxed, and
+//! storage is reused, so scheduling does not allocate once the queue has grown to its working size. Pending events
+//! stay few by design (one per packet on a wire, one timer per flow, one next arrival), which keeps the queue in
+//! cache.
 
 use super::time::Time;
 
@@ -372,7 +373,7 @@ impl EventQueue {
     }
 
     /// Schedule an event with a key of the caller's (below 2^61), which orders it among events at the same
-    /// time, whenever it is pushed (the engine's keys: `engine::arrival_key` and the keys beside it).
+    /// time, whenever it is pushed (the engine's keys: `engine::keys`).
     #[inline(always)]
     pub fn schedule_keyed(&mut self, time: Time, key: u64, kind: EventKind, a: u32, b: u32) {
         debug_assert!(time >> self.shift >= self.cur, "an event scheduled in the past");
