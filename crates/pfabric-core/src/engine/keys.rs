@@ -34,8 +34,8 @@ pub(super) fn arrival(at: Time, port: u32) -> u64 {
     draw << PORT_BITS | port as u64
 }
 
-/// Port ids an arrival's key holds: more than any fabric here has (k = 64: 393,216 ports; the largest
-/// leaf-spine, 4,096 leaves of 4,096 hosts: 2^25 and its fabric ports).
+/// Port ids an arrival's key holds: as many as the largest fabric the configuration allows has (a leaf-spine of
+/// 4,096 leaves, 4,096 hosts each and 4,096 spines: 2 x 4,096 x (4,096 + 4,096) = 2^26 ports; k = 64: 393,216).
 const PORT_BITS: u32 = 26;
 
 /// Flow `flow`'s retransmission (or pacing) timer.
