@@ -1492,10 +1492,16 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn answer_closed_flow(&mut self, id: PacketId, pkt: Packet) {
-        let data = pkt.seq < crate::transport::receiver::HANDSHAKE_ACK_SEQ;
-        if data && !pkt.retransmit {
+        if pkt.seq < crate::transport::receiver::HANDSHAKE_ACK_SEQ && !pkt.retransmit {
             self.count_late_out_of_order(pkt.flow);
         }
+        self.answer_copy(id, pkt);
+    }
+
+    /// A copy for a receiver that held every packet (its flow closed, or its receiving half retired): data and
+    /// probes are acknowledged with everything received, the handshake's final ACK is taken silently.
+    fn answer_copy(&mut self, id: PacketId, pkt: Packet) {
+        let data = pkt.seq < crate::transport::receiver::HANDSHAKE_ACK_SEQ;
         if !data && pkt.seq != crate::transport::receiver::PROBE_SEQ {
             if pkt.kind == PacketKind::Data {
                 self.counters.data_packets_refused += 1;

@@ -67,13 +67,13 @@ use std::sync::Arc;
 use super::{port_state, Connection, Halves, Simulation, EVENT_BUDGET_BASE, LOCAL, NO_SLOT, ONE_PARTITION, SHARED};
 use crate::config::ScenarioConfig;
 use crate::metrics::{FlowRecord, RunCounters, UNFINISHED};
-use crate::net::packet::{Packet, PacketId, PacketKind};
+use crate::net::packet::{Packet, PacketId};
 use crate::net::partition::Partitioning;
 use crate::net::topology::Topology;
 use crate::queue::QueueConfig;
 use crate::sim::event::EventKind;
 use crate::sim::time::Time;
-use crate::transport::receiver::{HANDSHAKE_ACK_SEQ, PROBE_SEQ};
+use crate::transport::receiver::HANDSHAKE_ACK_SEQ;
 use crate::transport::{Receiver, Sender};
 use crate::workload::{Arrivals, FlowSpec};
 
@@ -449,8 +449,8 @@ impl Simulation {
         // A packet dropped there died at `at`, not now: the grid instants after `at` that the block noted it
         // alive at are corrected (`metrics::peaks`).
         let dropped = (live - self.pool.live()) as i64;
-        let (from, to) = (at / crate::metrics::peaks::GRID + 1, self.peak_grid.next_index());
         if dropped > 0 {
+            let (from, to) = (at / crate::metrics::peaks::GRID + 1, self.peak_grid.next_index());
             self.block.as_mut().unwrap().peak_notes.correct(from, to, dropped);
         }
     }
@@ -500,21 +500,10 @@ impl Simulation {
         {
             self.late_copies += 1;
         }
-        let block = self.block.as_mut().unwrap();
-        let data = pkt.seq < HANDSHAKE_ACK_SEQ;
-        if data && !pkt.retransmit {
-            block.counts[noted].3 += 1;
+        if pkt.seq < HANDSHAKE_ACK_SEQ && !pkt.retransmit {
+            self.block.as_mut().unwrap().counts[noted].3 += 1;
         }
-        if !data && pkt.seq != PROBE_SEQ {
-            if pkt.kind == PacketKind::Data {
-                self.counters.data_packets_refused += 1;
-            }
-            self.pool.release(id);
-            return;
-        }
-        let npkts = self.transport.format.packets_for(block.records[pkt.flow as usize].size_bytes) as u32;
-        self.counters.note_received(false, pkt.payload);
-        self.answer_in_place(id, super::ack_for(&pkt, npkts, self.transport.format), pkt.dst);
+        self.answer_copy(id, pkt);
     }
 
     /// A flow sent from another partition's host: its receiving half, made when its first packet arrives. Where
@@ -971,7 +960,7 @@ pub(super) struct Partitioned {
     blocks: Vec<Simulation>,
     parts: usize,
     /// The fabric's own id of each port as the partitions number them.
-    old_of: Vec<u32>,
+    old_of: Arc<[u32]>,
     exchange: Exchange,
     windows: Windows,
     /// The sums of the blocks' counts at grid instants, merged after each step (`metrics::peaks`).
@@ -1043,14 +1032,14 @@ impl Partitioned {
         });
         let (numbered, old_of) = topo.ports_renumbered(&order);
         let numbered = Arc::new(numbered);
-        let fabric_id_of: Arc<[u32]> = Arc::from(old_of.clone());
+        let old_of: Arc<[u32]> = Arc::from(old_of);
         let mut numbered_as = vec![0u32; old_of.len()];
         for (new, &old) in old_of.iter().enumerate() {
             numbered_as[old as usize] = new as u32;
         }
         let numbered_as: Arc<[u32]> = Arc::from(numbered_as);
         let mut block = vec![0u32; parts + 1];
-        for &old in &old_of {
+        for &old in old_of.iter() {
             block[owner[old as usize] as usize + 1] += 1;
         }
         for p in 0..parts {
@@ -1101,7 +1090,7 @@ impl Partitioned {
                 ps
             }));
             let mut sim = Simulation::base(&cfg, numbered.clone(), states, longest_path);
-            sim.fabric_id_of = fabric_id_of.clone();
+            sim.fabric_id_of = old_of.clone();
             sim.homa = homa.as_ref().map(|params| super::homa::HomaHosts::new(topo.hosts, params.clone()));
             // A block sees a fraction of the events: buckets as wide as its share needs to hold a few each (no
             // wider than the bucket sort's radix passes reach). The width changes no result.
