@@ -89,13 +89,35 @@ fn scenario(name: &str) -> Option<Value> {
         "pfabric-fattree-k32-leafspine-flows-20k" => leaf_spine_flows_on_fat_tree(32, 20_000),
         "pfabric-fattree-k32-leafspine-flows-5k" => leaf_spine_flows_on_fat_tree(32, 5_000),
         "pfabric-fattree-k32-leafspine-flows-2k" => leaf_spine_flows_on_fat_tree(32, 2_000),
+        // The same on the k = 16 and k = 64 fat-trees: one traffic on fabrics of 1,024 to 65,536 hosts.
+        "pfabric-fattree-k16-leafspine-flows-20k" => leaf_spine_flows_on_fat_tree(16, 20_000),
+        "pfabric-fattree-k64-leafspine-flows-20k" => leaf_spine_flows_on_fat_tree(64, 20_000),
         "tcp-fattree1024-websearch-0.6-1m" => {
             json!({"topology": {"kind": "fat-tree", "k": 16}, "workload": websearch(0.6, 1_000_000), "scheme": {"name": "tcp"}})
         }
         "tcp-fattree1024-smallflows-0.6-20k" => json!({"topology": {"kind": "fat-tree", "k": 16},
             "workload": small_flows(0.6, 20_000), "scheme": {"name": "tcp"}}),
-        _ => return fat_tree_websearch(name),
+        _ => return fat_tree_websearch(name).or_else(|| spanned_flows(name)),
     })
+}
+
+/// `pfabric-fattree-kK-spanN-F`: F web-search flows at load 0.6 among N hosts (as many flows a second as N
+/// hosts of the fat-tree's rate take at that load), the hosts spread evenly over the k = K fat-tree. One fabric,
+/// traffic spanning more and more of it: at N = k^3/4 it is the fabric's own workload, and what a packet-hop
+/// costs follows how many flows and packets are alive at once, not the fabric's size.
+fn spanned_flows(name: &str) -> Option<Value> {
+    let rest = name.strip_prefix("pfabric-fattree-k")?;
+    let (k, rest) = rest.split_once("-span")?;
+    let (span, flows) = rest.split_once('-')?;
+    let (k, span) = (k.parse::<u32>().ok()?, span.parse::<u32>().ok()?);
+    let flows = flows.strip_suffix('k')?.parse::<u64>().ok()? * 1_000;
+    let hosts = k * k * k / 4;
+    if span < 2 || span > hosts {
+        return None;
+    }
+    let star = json!({"topology": {"kind": "star", "hosts": span}, "workload": websearch(0.6, flows),
+        "scheme": {"name": "pfabric"}});
+    Some(flows_spread_over_fat_tree(&star, k))
 }
 
 /// `SCHEME-fattree-kK-websearch-LOAD-N`: pFabric (or `phost`, `homa`, `ndp`) with web-search flows at load LOAD
@@ -124,11 +146,16 @@ fn fat_tree_websearch(name: &str) -> Option<Value> {
 
 /// The paper leaf-spine's web-search flows (load 0.6 of its 144 hosts, the `pfabric-websearch-0.6-*`
 /// scenarios' own flows), replayed as a trace on a k-ary fat-tree: leaf-spine host h becomes host h x
-/// (hosts / 144), which puts each on its own edge switch and spreads them over every pod.
+/// (hosts / 144), which spreads them over every pod (from k = 32 on, each on an edge switch of its own).
 fn leaf_spine_flows_on_fat_tree(k: u32, flows: u64) -> Value {
     let leaf_spine = json!({"topology": {"kind": "leaf-spine"}, "workload": websearch(0.6, flows),
         "scheme": {"name": "pfabric"}});
-    let cfg = ScenarioConfig::from_value(&leaf_spine).expect("valid scenario");
+    flows_spread_over_fat_tree(&leaf_spine, k)
+}
+
+/// The flows of scenario `from` as a trace on the k = `k` fat-tree, its host i the fat-tree's host i x stride.
+fn flows_spread_over_fat_tree(from: &Value, k: u32) -> Value {
+    let cfg = ScenarioConfig::from_value(from).expect("valid scenario");
     let stride = (k * k * k / 4) / cfg.topology.hosts();
     let mut arrivals = cfg.workload.into_arrivals(&cfg.topology.build(), &cfg.topology, cfg.seed);
     let (mut start_s, mut src, mut dst, mut size_bytes) = (vec![], vec![], vec![], vec![]);
