@@ -9,7 +9,8 @@
 //! partitioned engine on N threads even for one (what its windows cost on one core), and then in
 //! `/PARTITION`: how it cuts the fabric (`run.partition`). Besides the named scenarios below, any
 //! `pfabric-fattree-kK-websearch-LOAD-N` (N as `200k`, `1m` or a number) runs pFabric with web-search flows, and
-//! `phost-`, `homa-` or `ndp-fattree-...` the receiver-driven schemes on the same.
+//! `phost-`, `homa-` or `ndp-fattree-...` the receiver-driven schemes on the same, and any
+//! `pfabric-fattree-kK-spanN-F` (F as `20k`) pFabric with web-search flows among N of the fabric's hosts.
 //!
 //! `--parallelism` then runs the scenario again, charging every event to a rack and a window of the
 //! lookahead, and prints what a conservative parallel engine could overlap (`metrics::parallelism`), with a
